@@ -1,0 +1,111 @@
+#!/usr/bin/env node
+// `npm test`: installs what the suite needs, then type-check, lint, unit, integration (real
+// nats-server), build + bundle budget, and end-to-end (Playwright with Debian's Chromium).
+// Every stage runs; the run fails if any stage failed. Ends with one "N passed, N failed" line.
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { ROOT, checkNode, ensureBuild, ensureDependencies, say } from "./bootstrap-lib.mjs";
+
+const REPORTS = join(ROOT, ".reports");
+const SYSTEM_PACKAGES = [
+  { pkg: "nats-server", present: () => findBinary("nats-server") },
+  { pkg: "chromium", present: () => existsSync(process.env.PATCHBAY_CHROMIUM ?? "/usr/bin/chromium") },
+];
+
+function findBinary(name) {
+  const dirs = [...(process.env.PATH ?? "").split(":"), "/usr/sbin", "/usr/local/sbin", "/usr/bin"];
+  return dirs.some((d) => d && existsSync(join(d, name)));
+}
+
+function ensureSystemPackages() {
+  const missing = SYSTEM_PACKAGES.filter((p) => !p.present()).map((p) => p.pkg);
+  if (missing.length === 0) return;
+  const command = `apt-get update && apt-get install -y ${missing.join(" ")}`;
+  if (process.getuid?.() !== 0) {
+    say(`the tests need Debian packages that are missing: ${missing.join(", ")}. Run: sudo sh -c '${command}'`);
+    process.exit(1);
+  }
+  say(`installing Debian packages: ${missing.join(", ")}…`);
+  const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
+  for (const args of [["update", "-qq"], ["install", "-y", "-qq", "--no-install-recommends", ...missing]]) {
+    const res = spawnSync("apt-get", args, { stdio: "inherit", env });
+    if (res.status !== 0) {
+      say(`apt-get ${args.join(" ")} failed; install ${missing.join(", ")} by hand.`);
+      process.exit(1);
+    }
+  }
+  const still = SYSTEM_PACKAGES.filter((p) => !p.present()).map((p) => p.pkg);
+  if (still.length > 0) {
+    say(`still missing after apt-get: ${still.join(", ")}`);
+    process.exit(1);
+  }
+}
+
+const results = [];
+
+function stage(name, command, args, counts) {
+  process.stdout.write(`\n━━ ${name} ━━\n`);
+  const started = Date.now();
+  const res = spawnSync(command, args, { cwd: ROOT, stdio: "inherit", env: { ...process.env, FORCE_COLOR: "0" } });
+  const ok = res.status === 0;
+  const tally = counts ? counts() : { passed: ok ? 1 : 0, failed: ok ? 0 : 1, skipped: 0, unit: "check" };
+  if (!ok && tally.failed === 0) tally.failed = 1;
+  results.push({ name, ok, seconds: (Date.now() - started) / 1000, ...tally });
+}
+
+function vitestCounts(file) {
+  return () => {
+    const r = readJson(file);
+    if (!r) return { passed: 0, failed: 1, skipped: 0, unit: "tests" };
+    return { passed: r.numPassedTests, failed: r.numFailedTests, skipped: r.numPendingTests + r.numTodoTests, unit: "tests" };
+  };
+}
+
+function playwrightCounts(file) {
+  return () => {
+    const r = readJson(file);
+    if (!r) return { passed: 0, failed: 1, skipped: 0, unit: "tests" };
+    return { passed: r.stats.expected + r.stats.flaky, failed: r.stats.unexpected, skipped: r.stats.skipped, unit: "tests" };
+  };
+}
+
+function readJson(file) {
+  try {
+    return JSON.parse(readFileSync(file, "utf8"));
+  } catch {
+    return null;
+  }
+}
+
+checkNode();
+ensureSystemPackages();
+ensureDependencies();
+rmSync(REPORTS, { recursive: true, force: true });
+mkdirSync(REPORTS, { recursive: true });
+
+const vitest = (project) => [
+  "vitest", "run", "--project", project, "--reporter=default", "--reporter=json",
+  `--outputFile.json=${join(REPORTS, `${project}.json`)}`,
+];
+
+stage("type-check", "npm", ["run", "--silent", "check"]);
+stage("lint", "npm", ["run", "--silent", "lint"]);
+stage("unit tests", "npx", vitest("unit"), vitestCounts(join(REPORTS, "unit.json")));
+stage("integration tests (real nats-server)", "npx", vitest("integration"), vitestCounts(join(REPORTS, "integration.json")));
+process.stdout.write("\n━━ build ━━\n");
+ensureBuild({ force: true });
+results.push({ name: "build", ok: true, seconds: 0, passed: 1, failed: 0, skipped: 0, unit: "check" });
+stage("bundle budget", "node", ["scripts/budget.mjs"]);
+stage("end-to-end (Playwright, Chromium)", "npx", ["playwright", "test", "-c", "tests/e2e/playwright.config.ts"], playwrightCounts(join(REPORTS, "e2e.json")));
+
+process.stdout.write("\n━━ summary ━━\n");
+for (const r of results) {
+  const figures = r.unit === "tests" ? `${r.passed} passed, ${r.failed} failed${r.skipped ? `, ${r.skipped} SKIPPED` : ""}` : r.ok ? "ok" : "FAILED";
+  process.stdout.write(`${r.ok ? "✔" : "✘"} ${r.name.padEnd(40)} ${figures}\n`);
+}
+const total = results.reduce((a, r) => ({ passed: a.passed + r.passed, failed: a.failed + r.failed, skipped: a.skipped + r.skipped }), { passed: 0, failed: 0, skipped: 0 });
+if (total.skipped > 0) process.stdout.write(`WARNING: ${total.skipped} tests were skipped; see above for why.\n`);
+const failedStages = results.filter((r) => !r.ok);
+process.stdout.write(`${total.passed} passed, ${total.failed} failed${total.skipped ? `, ${total.skipped} skipped` : ""}\n`);
+process.exit(failedStages.length > 0 ? 1 : 0);

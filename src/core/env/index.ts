@@ -1,0 +1,10 @@
+export type { Clock, Environment, IdSource, LogFields, Logger } from "./environment.ts";
+export {
+  manualClock,
+  randomIds,
+  sequentialIds,
+  silentLogger,
+  sinkLogger,
+  systemClock,
+} from "./defaults.ts";
+export type { LogSink } from "./defaults.ts";

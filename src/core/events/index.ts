@@ -1,0 +1,2 @@
+export { SnapshotStore, TypedEventTarget } from "./typed-event-target.ts";
+export type { EventMap, Listener } from "./typed-event-target.ts";

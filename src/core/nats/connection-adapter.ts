@@ -1,0 +1,151 @@
+import type { MsgHdrs, Msg, NatsConnection, Status } from "@nats-io/nats-core";
+import {
+  NatsConnectError,
+  NatsRequestError,
+  type NatsConnectOptions,
+  type NatsHeaders,
+  type NatsMessage,
+  type NatsPort,
+  type NatsRequestFailureKind,
+  type NatsStatusEvent,
+} from "./port.ts";
+
+/** The parts of a nats-core module the adapter needs; both runtimes' packages provide them. */
+export interface NatsLibrary {
+  headers(): MsgHdrs;
+  usernamePasswordAuthenticator?: unknown;
+}
+
+export function toHeaderRecord(h: MsgHdrs | undefined): NatsHeaders | undefined {
+  if (!h) return undefined;
+  const out: NatsHeaders = {};
+  for (const [k, v] of h) out[k] = [...v];
+  return Object.keys(out).length > 0 ? out : undefined;
+}
+
+function toMessage(m: Msg): NatsMessage {
+  const headers = toHeaderRecord(m.headers);
+  const code = m.headers?.code ?? 0;
+  return {
+    subject: m.subject,
+    ...(m.reply ? { reply: m.reply } : {}),
+    data: m.data,
+    ...(headers ? { headers } : {}),
+    ...(code > 0 ? { status: { code, description: m.headers?.description ?? "" } } : {}),
+  };
+}
+
+function errorChain(err: unknown): { name: string; message: string }[] {
+  const chain: { name: string; message: string }[] = [];
+  let cur: unknown = err;
+  for (let depth = 0; cur instanceof Error && depth < 5; depth++) {
+    chain.push({ name: cur.name, message: cur.message });
+    cur = cur.cause;
+  }
+  return chain;
+}
+
+/** Maps nats-core errors by name, not class identity: two copies of the library may be loaded. */
+export function classifyRequestError(err: unknown): NatsRequestError {
+  const chain = errorChain(err);
+  const names = chain.map((e) => e.name);
+  const message = chain[0]?.message ?? String(err);
+  let kind: NatsRequestFailureKind = "other";
+  if (names.includes("NoResponders") || names.includes("NoRespondersError")) kind = "no-responders";
+  else if (names.includes("TimeoutError")) kind = "timeout";
+  else if (names.includes("PermissionViolationError")) kind = "permission";
+  else if (names.includes("ClosedConnectionError") || names.includes("DrainingConnectionError")) kind = "closed";
+  return new NatsRequestError(kind, message);
+}
+
+export function describeConnectError(err: unknown, servers: string): NatsConnectError {
+  const chain = errorChain(err);
+  const detail = chain.map((e) => e.message).filter(Boolean).join(": ") || String(err);
+  return new NatsConnectError(`could not connect to ${servers}: ${detail}`);
+}
+
+function toStatusEvent(s: Status): NatsStatusEvent | null {
+  switch (s.type) {
+    case "disconnect":
+    case "reconnecting":
+    case "reconnect":
+      return { type: s.type };
+    case "error":
+      return { type: "error", message: s.error instanceof Error ? s.error.message : String(s.error) };
+    default:
+      return null;
+  }
+}
+
+export function connectOptions(options: NatsConnectOptions): Record<string, unknown> {
+  const auth = options.auth ?? {};
+  return {
+    servers: options.servers,
+    name: options.name ?? "patchbay",
+    timeout: options.timeoutMs ?? 5000,
+    ...(auth.user ? { user: auth.user, pass: auth.pass ?? "" } : {}),
+    ...(auth.token ? { token: auth.token } : {}),
+  };
+}
+
+/** Wraps a live nats-core connection as the narrow port core code uses. */
+export function adaptConnection(nc: NatsConnection, lib: NatsLibrary): NatsPort {
+  const listeners = new Set<(e: NatsStatusEvent) => void>();
+  const fire = (e: NatsStatusEvent) => listeners.forEach((l) => l(e));
+  void (async () => {
+    for await (const s of nc.status()) {
+      const e = toStatusEvent(s);
+      if (e) fire(e);
+    }
+  })().catch(() => {});
+  nc.closed()
+    .then((err) => fire(err ? { type: "closed", message: err.message } : { type: "closed" }))
+    .catch(() => fire({ type: "closed" }));
+
+  const toHdrs = (record: NatsHeaders | undefined): MsgHdrs | undefined => {
+    if (!record || Object.keys(record).length === 0) return undefined;
+    const h = lib.headers();
+    for (const [k, values] of Object.entries(record)) for (const v of values) h.append(k, v);
+    return h;
+  };
+
+  return {
+    server: nc.getServer(),
+    async request(subject, data, options) {
+      const headers = toHdrs(options.headers);
+      try {
+        const m = await nc.request(subject, data, {
+          timeout: options.timeoutMs,
+          ...(headers ? { headers } : {}),
+        });
+        return toMessage(m);
+      } catch (err) {
+        throw classifyRequestError(err);
+      }
+    },
+    publish(subject, data, options) {
+      const headers = toHdrs(options?.headers);
+      nc.publish(subject, data, {
+        ...(headers ? { headers } : {}),
+        ...(options?.reply ? { reply: options.reply } : {}),
+      });
+    },
+    subscribe(subject, onMessage, options) {
+      const sub = nc.subscribe(subject, {
+        ...(options?.queue ? { queue: options.queue } : {}),
+        callback: (err, m) => {
+          if (!err) onMessage(toMessage(m));
+        },
+      });
+      return { unsubscribe: () => sub.unsubscribe() };
+    },
+    onStatus(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    flush: () => nc.flush(),
+    async close() {
+      if (!nc.isClosed()) await nc.close();
+    },
+  };
+}

@@ -1,0 +1,17 @@
+export { NatsSession, subjectProblem } from "./nats-session.ts";
+export type {
+  NatsConnectionState,
+  NatsRequestInput,
+  NatsRequestOutcome,
+  NatsSessionSnapshot,
+} from "./nats-session.ts";
+export { NatsConnectError, NatsRequestError } from "./port.ts";
+export type {
+  NatsAuth,
+  NatsConnectOptions,
+  NatsConnector,
+  NatsHeaders,
+  NatsMessage,
+  NatsPort,
+  NatsStatusEvent,
+} from "./port.ts";

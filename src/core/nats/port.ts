@@ -1,0 +1,77 @@
+/**
+ * The narrow NATS surface core code depends on. The browser adapter wraps `wsconnect` from
+ * `@nats-io/nats-core`, the Node adapter wraps `@nats-io/transport-node`; core never imports
+ * either at run time, so the transport is always injected.
+ */
+
+/** Header name to its values, in arrival order. */
+export type NatsHeaders = Record<string, string[]>;
+
+export interface NatsMessage {
+  readonly subject: string;
+  readonly reply?: string;
+  readonly data: Uint8Array;
+  readonly headers?: NatsHeaders;
+  /** Set for server status messages (503 no responders, 408, …). */
+  readonly status?: { readonly code: number; readonly description: string };
+}
+
+export interface NatsAuth {
+  readonly user?: string;
+  readonly pass?: string;
+  readonly token?: string;
+}
+
+export interface NatsConnectOptions {
+  readonly servers: string;
+  readonly name?: string;
+  readonly auth?: NatsAuth;
+  readonly timeoutMs?: number;
+}
+
+export type NatsStatusEvent =
+  | { readonly type: "disconnect" }
+  | { readonly type: "reconnecting" }
+  | { readonly type: "reconnect" }
+  | { readonly type: "error"; readonly message: string }
+  | { readonly type: "closed"; readonly message?: string };
+
+export interface NatsRequestOptions {
+  readonly headers?: NatsHeaders;
+  readonly timeoutMs: number;
+}
+
+export type NatsRequestFailureKind = "no-responders" | "timeout" | "permission" | "closed" | "other";
+
+/** A request that got no reply message. Server status replies are failures too (503). */
+export class NatsRequestError extends Error {
+  override readonly name = "NatsRequestError";
+  readonly kind: NatsRequestFailureKind;
+  constructor(kind: NatsRequestFailureKind, message: string) {
+    super(message);
+    this.kind = kind;
+  }
+}
+
+export class NatsConnectError extends Error {
+  override readonly name = "NatsConnectError";
+}
+
+export interface NatsSubscription {
+  unsubscribe(): void;
+}
+
+export interface NatsPort {
+  /** The server the connection landed on, for display. */
+  readonly server: string;
+  request(subject: string, data: Uint8Array, options: NatsRequestOptions): Promise<NatsMessage>;
+  publish(subject: string, data: Uint8Array, options?: { headers?: NatsHeaders; reply?: string }): void;
+  subscribe(subject: string, onMessage: (msg: NatsMessage) => void, options?: { queue?: string }): NatsSubscription;
+  onStatus(listener: (event: NatsStatusEvent) => void): () => void;
+  flush(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface NatsConnector {
+  connect(options: NatsConnectOptions): Promise<NatsPort>;
+}

@@ -1,0 +1,45 @@
+import type { WireDecoded } from "./wire-entry.ts";
+
+/** Above this many bytes the decoded JSON view is skipped; the raw bytes are always kept. */
+export const DECODE_LIMIT_BYTES = 4 * 1024 * 1024;
+
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+/** UTF-8 text of the bytes, or null when they are not valid UTF-8. */
+export function utf8Text(bytes: Uint8Array): string | null {
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    return null;
+  }
+}
+
+function pickString(obj: Record<string, unknown>, key: string): string | undefined {
+  const v = obj[key];
+  return typeof v === "string" ? v : undefined;
+}
+
+/** Derive a display view from raw bytes. Never throws. */
+export function decodeFrame(bytes: Uint8Array): WireDecoded {
+  if (bytes.byteLength === 0) return { jsonError: "empty payload" };
+  if (bytes.byteLength > DECODE_LIMIT_BYTES) {
+    return { jsonError: `payload of ${bytes.byteLength} bytes is larger than the ${DECODE_LIMIT_BYTES}-byte decode limit` };
+  }
+  const text = utf8Text(bytes);
+  if (text === null) return { jsonError: "not valid UTF-8" };
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (err) {
+    return { jsonError: `not JSON: ${(err as Error).message}` };
+  }
+  if (json === null || typeof json !== "object" || Array.isArray(json)) return { json };
+  const obj = json as Record<string, unknown>;
+  const method = pickString(obj, "method");
+  const protocolId = pickString(obj, "protocol") ?? pickString(obj, "type");
+  return {
+    json,
+    ...(method !== undefined ? { method } : {}),
+    ...(protocolId !== undefined ? { protocolId } : {}),
+  };
+}

@@ -1,0 +1,44 @@
+/** One frame as it crossed a transport, recorded before anything parsed it. */
+export type WireChannel = "mcp" | "a2a-http" | "nats";
+export type WireDirection = "out" | "in";
+
+export interface WireFrameInput {
+  readonly channel: WireChannel;
+  readonly direction: WireDirection;
+  /** NATS subject, or the URL for HTTP transports. */
+  readonly target: string;
+  readonly headers?: Record<string, string[]>;
+  /** Ties a request to its replies (JSON-RPC id, NATS inbox, request id). */
+  readonly correlationId?: string;
+  /** The exact bytes on the wire. */
+  readonly bytes: Uint8Array;
+  /** Transport status where there is one: HTTP status, NATS status code (503). */
+  readonly status?: number;
+  /** Round-trip time in ms for a reply, measured by the caller with the injected clock. */
+  readonly rttMs?: number;
+  /** Short free-text note from the transport ("no responders", "timeout"). */
+  readonly note?: string;
+}
+
+/** What the log derives from the bytes for display and filtering; never replaces them. */
+export interface WireDecoded {
+  /** Parsed JSON when the payload is JSON, else undefined. */
+  readonly json?: unknown;
+  /** Why the payload is not shown as JSON (not JSON, not UTF-8, too large to parse). */
+  readonly jsonError?: string;
+  /** JSON-RPC method, or similar verb for the protocol. */
+  readonly method?: string;
+  /** Self-described protocol id (fisk-ai `protocol`, micro `type`). */
+  readonly protocolId?: string;
+}
+
+export interface WireEntry extends WireFrameInput {
+  /** Position in the log since it was created; gaps show what the ring dropped. */
+  readonly seq: number;
+  /** Monotonic milliseconds from the injected clock. */
+  readonly ts: number;
+  /** Wall time, ms since epoch, for display and export. */
+  readonly wall: number;
+  readonly size: number;
+  readonly decoded: WireDecoded;
+}

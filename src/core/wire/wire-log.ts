@@ -1,0 +1,137 @@
+import type { Clock } from "../env/environment.ts";
+import { SnapshotStore } from "../events/typed-event-target.ts";
+import { decodeFrame } from "./decode.ts";
+import type { WireEntry, WireFrameInput } from "./wire-entry.ts";
+
+export const DEFAULT_WIRE_CAPACITY = 100_000;
+
+export interface WireLogSnapshot {
+  /** Oldest first. A fresh array on every change, so adapters can compare by identity. */
+  readonly entries: readonly WireEntry[];
+  readonly capacity: number;
+  /** Frames pushed out of the ring since the log was created or cleared. */
+  readonly dropped: number;
+  /** Total frames ever recorded (including dropped ones). */
+  readonly total: number;
+}
+
+/**
+ * A bounded ring of wire frames. Recording is O(1); the snapshot array is rebuilt lazily, at
+ * most once per microtask, so a burst of frames costs one rebuild.
+ */
+export class WireLog extends SnapshotStore<WireLogSnapshot> {
+  readonly #clock: Clock;
+  #ring: (WireEntry | undefined)[];
+  #start = 0;
+  #count = 0;
+  #dropped = 0;
+  #seq = 0;
+  #pending = false;
+
+  constructor(clock: Clock, capacity = DEFAULT_WIRE_CAPACITY) {
+    super({ entries: [], capacity: checkCapacity(capacity), dropped: 0, total: 0 });
+    this.#clock = clock;
+    this.#ring = new Array<WireEntry | undefined>(checkCapacity(capacity));
+  }
+
+  get capacity(): number {
+    return this.#ring.length;
+  }
+
+  /** Record one frame verbatim and return the stored entry. */
+  record(frame: WireFrameInput): WireEntry {
+    const entry: WireEntry = {
+      ...frame,
+      seq: ++this.#seq,
+      ts: this.#clock.now(),
+      wall: this.#clock.wallNow(),
+      size: frame.bytes.byteLength,
+      decoded: decodeFrame(frame.bytes),
+    };
+    this.#push(entry);
+    return entry;
+  }
+
+  /** Add entries that were recorded elsewhere (an imported file), keeping their fields. */
+  restore(entries: Iterable<WireEntry>): void {
+    for (const e of entries) {
+      this.#seq = Math.max(this.#seq, e.seq);
+      this.#push(e);
+    }
+  }
+
+  clear(): void {
+    this.#ring = new Array<WireEntry | undefined>(this.#ring.length);
+    this.#start = 0;
+    this.#count = 0;
+    this.#dropped = 0;
+    this.#publish();
+  }
+
+  /** Change capacity, keeping the newest entries that fit. */
+  resize(capacity: number): void {
+    const keep = this.#ordered();
+    const cap = checkCapacity(capacity);
+    const overflow = Math.max(0, keep.length - cap);
+    this.#ring = new Array<WireEntry | undefined>(cap);
+    this.#start = 0;
+    this.#count = 0;
+    this.#dropped += overflow;
+    for (const e of keep.slice(overflow)) this.#pushRaw(e);
+    this.#publish();
+  }
+
+  #push(entry: WireEntry): void {
+    this.#pushRaw(entry);
+    this.#schedule();
+  }
+
+  #pushRaw(entry: WireEntry): void {
+    const cap = this.#ring.length;
+    if (this.#count < cap) {
+      this.#ring[(this.#start + this.#count) % cap] = entry;
+      this.#count++;
+    } else {
+      this.#ring[this.#start] = entry;
+      this.#start = (this.#start + 1) % cap;
+      this.#dropped++;
+    }
+  }
+
+  #ordered(): WireEntry[] {
+    const out: WireEntry[] = new Array<WireEntry>(this.#count);
+    const cap = this.#ring.length;
+    for (let i = 0; i < this.#count; i++) out[i] = this.#ring[(this.#start + i) % cap] as WireEntry;
+    return out;
+  }
+
+  #schedule(): void {
+    if (this.#pending) return;
+    this.#pending = true;
+    queueMicrotask(() => {
+      this.#pending = false;
+      this.#publish();
+    });
+  }
+
+  #publish(): void {
+    this.set({
+      entries: this.#ordered(),
+      capacity: this.#ring.length,
+      dropped: this.#dropped,
+      total: this.#count + this.#dropped,
+    });
+  }
+
+  /** Current entries, synchronously (the snapshot may lag by one microtask). */
+  entries(): WireEntry[] {
+    return this.#ordered();
+  }
+}
+
+function checkCapacity(capacity: number): number {
+  if (!Number.isInteger(capacity) || capacity < 1 || capacity > 10_000_000) {
+    throw new RangeError(`wire log capacity must be an integer from 1 to 10,000,000, got ${capacity}`);
+  }
+  return capacity;
+}

@@ -1,0 +1,18 @@
+import { mount } from "svelte";
+import { BackendClient } from "./core/backend/backend-client.ts";
+import { backendDocuments } from "./core/backend/backend-documents.ts";
+import { NatsSession } from "./core/nats/index.ts";
+import { WireLog } from "./core/wire/index.ts";
+import App from "./ui/app/App.svelte";
+import { createBrowserEnv, readLaunchToken } from "./ui/env/browser-env.ts";
+import "./ui/app/theme.css";
+
+const backend = new BackendClient({ fetch: globalThis.fetch.bind(globalThis), token: readLaunchToken(document) });
+const env = createBrowserEnv(backendDocuments(backend));
+const wireLog = new WireLog(env.clock);
+const nats = new NatsSession({ connector: env.nats!, clock: env.clock, ids: env.ids, wireLog, logger: env.logger });
+
+mount(App, {
+  target: document.getElementById("app")!,
+  props: { services: { env, backend, wireLog, nats } },
+});

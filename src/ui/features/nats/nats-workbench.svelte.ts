@@ -1,0 +1,113 @@
+import type { BackendClient } from "../../../core/backend/backend-client.ts";
+import { rowsToHeaders, type HeaderRow } from "../../../core/nats/headers.ts";
+import type { NatsRequestOutcome, NatsSession } from "../../../core/nats/index.ts";
+
+export type AuthMode = "none" | "userpass" | "token";
+export type PayloadMode = "json" | "text";
+
+const encoder = new TextEncoder();
+
+/** Form state and actions of the NATS workbench; components only bind to it. */
+export class NatsWorkbenchState {
+  servers = $state("");
+  authMode = $state<AuthMode>("none");
+  user = $state("");
+  pass = $state("");
+  token = $state("");
+
+  subject = $state("");
+  headerRows = $state<HeaderRow[]>([{ name: "", value: "" }]);
+  payloadMode = $state<PayloadMode>("json");
+  payload = $state("{}");
+  timeoutMs = $state(5000);
+
+  sending = $state(false);
+  formError = $state<string | null>(null);
+  outcome = $state.raw<NatsRequestOutcome | null>(null);
+
+  readonly #session: NatsSession;
+
+  constructor(session: NatsSession) {
+    this.#session = session;
+  }
+
+  /** Prefill the server URL from the backend's managed NATS, unless the user typed one. */
+  async prefill(backend: BackendClient): Promise<void> {
+    if (this.servers !== "") return;
+    try {
+      const status = await backend.status();
+      if (this.servers === "" && status.nats.wsUrl) this.servers = status.nats.wsUrl;
+    } catch {
+      // The status bar already reports an unreachable backend.
+    }
+  }
+
+  async connect(): Promise<void> {
+    const servers = this.servers.trim();
+    if (!/^wss?:\/\/\S+$/.test(servers)) {
+      this.formError = "The browser reaches NATS over WebSocket: the URL must start with ws:// or wss://";
+      return;
+    }
+    this.formError = null;
+    const auth =
+      this.authMode === "userpass"
+        ? { user: this.user, pass: this.pass }
+        : this.authMode === "token"
+          ? { token: this.token }
+          : undefined;
+    await this.#session.connect({ servers, name: "patchbay-console", ...(auth ? { auth } : {}) });
+  }
+
+  disconnect(): Promise<void> {
+    return this.#session.disconnect();
+  }
+
+  addHeader(): void {
+    this.headerRows = [...this.headerRows, { name: "", value: "" }];
+  }
+
+  removeHeader(index: number): void {
+    this.headerRows = this.headerRows.filter((_, i) => i !== index);
+    if (this.headerRows.length === 0) this.headerRows = [{ name: "", value: "" }];
+  }
+
+  /** Why the payload cannot be sent as typed, or null. The text itself is sent unchanged. */
+  payloadProblem(): string | null {
+    if (this.payloadMode !== "json") return null;
+    try {
+      JSON.parse(this.payload);
+      return null;
+    } catch (err) {
+      return `payload is not valid JSON: ${(err as Error).message} (switch to Text to send it anyway)`;
+    }
+  }
+
+  async send(): Promise<void> {
+    const headers = rowsToHeaders(this.headerRows);
+    if (!headers.ok) {
+      this.formError = headers.error;
+      return;
+    }
+    const problem = this.payloadProblem();
+    if (problem) {
+      this.formError = problem;
+      return;
+    }
+    if (!Number.isFinite(this.timeoutMs) || this.timeoutMs < 1 || this.timeoutMs > 600_000) {
+      this.formError = "timeout must be between 1 and 600000 ms";
+      return;
+    }
+    this.formError = null;
+    this.sending = true;
+    try {
+      this.outcome = await this.#session.request({
+        subject: this.subject.trim(),
+        payload: encoder.encode(this.payload),
+        timeoutMs: this.timeoutMs,
+        ...(headers.headers ? { headers: headers.headers } : {}),
+      });
+    } finally {
+      this.sending = false;
+    }
+  }
+}

@@ -1,0 +1,48 @@
+import { expect, type Locator, type Page } from "@playwright/test";
+
+/** The NATS workbench, reached through its tab; selectors by role and label only. */
+export class NatsPage {
+  readonly page: Page;
+  readonly serverUrl: Locator;
+  readonly connectButton: Locator;
+  readonly state: Locator;
+  readonly subject: Locator;
+  readonly payload: Locator;
+  readonly send: Locator;
+  readonly replyTitle: Locator;
+  readonly replyRtt: Locator;
+  readonly replyBody: Locator;
+  readonly replyHeaders: Locator;
+
+  constructor(page: Page) {
+    this.page = page;
+    const connection = page.getByRole("form", { name: "Connection" });
+    const request = page.getByRole("form", { name: "Request" });
+    this.serverUrl = connection.getByLabel("Server URL");
+    this.connectButton = connection.getByRole("button");
+    this.state = page.getByTestId("nats-state");
+    this.subject = request.getByLabel("Subject");
+    this.payload = request.getByLabel("Payload", { exact: true });
+    this.send = request.getByRole("button", { name: "Send request" });
+    this.replyTitle = page.getByTestId("reply-title");
+    this.replyRtt = page.getByTestId("reply-rtt");
+    this.replyBody = page.getByTestId("reply-body");
+    this.replyHeaders = page.getByRole("table", { name: "Reply headers" });
+  }
+
+  async open(url: string): Promise<void> {
+    await this.page.goto(url);
+    await this.page.getByRole("tab", { name: "NATS" }).click();
+    await expect(this.serverUrl).toBeVisible();
+  }
+
+  async connect(serverUrl?: string): Promise<void> {
+    if (serverUrl !== undefined) await this.serverUrl.fill(serverUrl);
+    await this.connectButton.click();
+  }
+
+  async setHeader(index: number, name: string, value: string): Promise<void> {
+    await this.page.getByLabel(`Header ${index} name`).fill(name);
+    await this.page.getByLabel(`Header ${index} value`).fill(value);
+  }
+}

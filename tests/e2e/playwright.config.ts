@@ -1,0 +1,31 @@
+import { defineConfig } from "@playwright/test";
+import { CHROMIUM } from "./app-info.ts";
+
+export default defineConfig({
+  testDir: "./specs",
+  globalSetup: "./global-setup.ts",
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  forbidOnly: true,
+  reporter: [["list"], ["json", { outputFile: "../../.reports/e2e.json" }]],
+  outputDir: "../../test-results/e2e",
+  use: {
+    viewport: { width: 1280, height: 800 },
+    trace: "retain-on-failure",
+    launchOptions: {
+      executablePath: CHROMIUM,
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
+    },
+  },
+});

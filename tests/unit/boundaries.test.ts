@@ -1,0 +1,73 @@
+import { ESLint } from "eslint";
+import { describe, expect, it } from "vitest";
+import { nodeBuiltinGate } from "../../tools/vite/node-builtin-gate.ts";
+
+const eslint = new ESLint({ cwd: process.cwd() });
+
+/** Lint `code` as if it lived at `filePath` and return the rule ids that fired. */
+async function rulesFiring(code: string, filePath: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath });
+  return (result?.messages ?? []).map((m) => m.ruleId ?? `fatal: ${m.message}`);
+}
+
+// Existing files are used as lint targets so type-aware rules find them in a tsconfig.
+const CORE_FILE = "src/core/wire/decode.ts";
+const CORE_NODE_FILE = "src/core/nats/node/tcp-connector.ts";
+const UI_FILE = "src/ui/app/theme.ts";
+
+describe("import boundaries are enforced by lint", () => {
+  it.each([
+    ["Svelte in core", `import { mount } from "svelte";\nexport const m = mount;\n`, CORE_FILE],
+    ["Monaco in core", `import * as monaco from "monaco-editor";\nexport const m = monaco;\n`, CORE_FILE],
+    ["a Node built-in in core", `import { readFile } from "node:fs/promises";\nexport const r = readFile;\n`, CORE_FILE],
+    ["bare fs in core", `import { readFileSync } from "fs";\nexport const r = readFileSync;\n`, CORE_FILE],
+    ["the UI from core", `import { nextIndex } from "../../ui/lib/roving-focus.ts";\nexport const n = nextIndex;\n`, CORE_FILE],
+    ["the MCP SDK outside core/mcp", `import { Client } from "@modelcontextprotocol/sdk/client/index.js";\nexport const c = Client;\n`, CORE_FILE],
+    ["nats-core outside core/nats", `import { headers } from "@nats-io/nats-core";\nexport const h = headers;\n`, UI_FILE],
+    ["Monaco outside ui/editor", `import * as monaco from "monaco-editor";\nexport const m = monaco;\n`, UI_FILE],
+    ["the backend from the UI", `import { main } from "../../../server/cli.ts";\nexport const m = main;\n`, UI_FILE],
+  ])("catches %s", async (_name, code, file) => {
+    expect(await rulesFiring(code, file)).toContain("no-restricted-imports");
+  });
+
+  it("allows Node built-ins inside a core node/ folder", async () => {
+    const code = `import { readFile } from "node:fs/promises";\nexport const r = readFile;\n`;
+    expect(await rulesFiring(code, CORE_NODE_FILE)).not.toContain("no-restricted-imports");
+  });
+
+  it("allows core to import core", async () => {
+    const code = `import { utf8Text } from "./decode.ts";\nexport const u = utf8Text;\n`;
+    expect(await rulesFiring(code, CORE_FILE)).toEqual([]);
+  });
+});
+
+describe("one naming scheme is enforced by lint", () => {
+  it.each([
+    ["tools/eslint/CamelCase.ts", true],
+    ["tools/eslint/snake_case.ts", true],
+    ["tools/eslint/kebab-case.ts", false],
+    ["src/ui/components/lower-case.svelte", true],
+    ["src/ui/components/PascalCase.svelte", false],
+  ])("%s flagged: %s", async (file, flagged) => {
+    const code = file.endsWith(".svelte") ? `<p>x</p>\n` : `export const x = 1;\n`;
+    expect((await rulesFiring(code, file)).includes("patchbay/file-name")).toBe(flagged);
+  });
+});
+
+describe("the build gate refuses Node built-ins in the browser bundle", () => {
+  const gate = nodeBuiltinGate();
+  const resolveId = gate.resolveId as (this: unknown, source: string, importer?: string) => unknown;
+  const ctx = {
+    error(message: string): never {
+      throw new Error(message);
+    },
+  };
+
+  it.each(["node:fs", "fs", "child_process", "node:worker_threads"])("fails on %s", (source) => {
+    expect(() => resolveId.call(ctx, source, "/src/core/x.ts")).toThrow(/cannot ship to the browser.*|Node built-in/);
+  });
+
+  it("passes ordinary modules through", () => {
+    expect(resolveId.call(ctx, "svelte", "/src/main.ts")).toBeNull();
+  });
+});

@@ -1,0 +1,24 @@
+import { fileURLToPath } from "node:url";
+import { svelte } from "@sveltejs/vite-plugin-svelte";
+import { defineConfig } from "vite";
+import { nodeBuiltinGate } from "./tools/vite/node-builtin-gate.ts";
+
+const backend = process.env.PATCHBAY_BACKEND ?? "http://127.0.0.1:7420";
+
+export default defineConfig({
+  root: fileURLToPath(new URL("./src", import.meta.url)),
+  publicDir: fileURLToPath(new URL("./public", import.meta.url)),
+  plugins: [nodeBuiltinGate(), svelte()],
+  build: {
+    outDir: fileURLToPath(new URL("./dist/client", import.meta.url)),
+    emptyOutDir: true,
+    target: "es2022",
+    sourcemap: false,
+    chunkSizeWarningLimit: 8000,
+  },
+  worker: { format: "es" },
+  server: {
+    host: "127.0.0.1",
+    proxy: { "/api": { target: backend, changeOrigin: false } },
+  },
+});
