@@ -8,7 +8,7 @@ const backend = process.env.PATCHBAY_BACKEND ?? "http://127.0.0.1:7420";
 export default defineConfig({
   root: fileURLToPath(new URL("./src", import.meta.url)),
   publicDir: fileURLToPath(new URL("./public", import.meta.url)),
-  plugins: [nodeBuiltinGate(), svelte()],
+  plugins: [nodeBuiltinGate(), svelte({ configFile: fileURLToPath(new URL("./svelte.config.js", import.meta.url)) })],
   build: {
     outDir: fileURLToPath(new URL("./dist/client", import.meta.url)),
     emptyOutDir: true,

@@ -7,7 +7,10 @@ import App from "./ui/app/App.svelte";
 import { createBrowserEnv, readLaunchToken } from "./ui/env/browser-env.ts";
 import "./ui/app/theme.css";
 
-const backend = new BackendClient({ fetch: globalThis.fetch.bind(globalThis), token: readLaunchToken(document) });
+const backend = new BackendClient({
+  fetch: globalThis.fetch.bind(globalThis),
+  token: readLaunchToken(document, new URL(location.href), sessionStorage),
+});
 const env = createBrowserEnv(backendDocuments(backend));
 const wireLog = new WireLog(env.clock);
 const nats = new NatsSession({ connector: env.nats!, clock: env.clock, ids: env.ids, wireLog, logger: env.logger });

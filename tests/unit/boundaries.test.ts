@@ -67,6 +67,10 @@ describe("the build gate refuses Node built-ins in the browser bundle", () => {
     expect(() => resolveId.call(ctx, source, "/src/core/x.ts")).toThrow(/cannot ship to the browser.*|Node built-in/);
   });
 
+  it("leaves a dependency's guarded built-in import to Vite's browser stub", () => {
+    expect(resolveId.call(ctx, "crypto", "/work/node_modules/tweetnacl/nacl-fast.js")).toBeNull();
+  });
+
   it("passes ordinary modules through", () => {
     expect(resolveId.call(ctx, "svelte", "/src/main.ts")).toBeNull();
   });

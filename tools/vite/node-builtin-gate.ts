@@ -5,7 +5,8 @@ const builtins = new Set([...builtinModules, ...builtinModules.map((m) => `node:
 
 /**
  * Vite only warns when a Node built-in reaches a browser bundle and ships a stub; this fails the
- * build instead, naming the importer.
+ * build instead when our own code imports one, naming the importer. Dependencies keep Vite's stub:
+ * some (tweetnacl under nats-core) probe for Node's crypto and fall back to the browser's.
  */
 export function nodeBuiltinGate(): Plugin {
   return {
@@ -13,7 +14,7 @@ export function nodeBuiltinGate(): Plugin {
     enforce: "pre",
     apply: "build",
     resolveId(source, importer) {
-      if (builtins.has(source)) {
+      if (builtins.has(source) && !(importer ?? "").includes("/node_modules/")) {
         this.error(`Node built-in "${source}" imported by ${importer ?? "?"} cannot ship to the browser`);
       }
       return null;

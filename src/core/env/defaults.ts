@@ -22,7 +22,7 @@ export function manualClock(start = 0, wallStart = 1_700_000_000_000): Clock & {
   let t = start;
   return {
     now: () => t,
-    wallNow: () => wallStart + t,
+    wallNow: () => wallStart + (t - start),
     advance(ms: number) {
       t += ms;
     },

@@ -18,11 +18,16 @@ export function createBrowserEnv(storage: DocumentStore): Environment {
   };
 }
 
-/** The per-launch token the backend wrote into index.html; empty when opened without it. */
-export function readLaunchToken(doc: Document): string {
-  const meta = doc.querySelector<HTMLMetaElement>('meta[name="patchbay-token"]');
-  const token = meta?.content ?? "";
-  return token.startsWith("%") ? "" : token;
+/**
+ * The per-launch token the backend wrote into index.html. Under the Vite dev server the
+ * placeholder stays, so the token is taken from `?token=` once and kept for the tab.
+ */
+export function readLaunchToken(doc: Document, url: URL, session: Pick<Storage, "getItem" | "setItem">): string {
+  const meta = doc.querySelector<HTMLMetaElement>('meta[name="patchbay-token"]')?.content ?? "";
+  if (meta !== "" && !meta.startsWith("%")) return meta;
+  const fromUrl = url.searchParams.get("token");
+  if (fromUrl) session.setItem("patchbay.dev-token", fromUrl);
+  return fromUrl ?? session.getItem("patchbay.dev-token") ?? "";
 }
 
 export type { BackendClient };

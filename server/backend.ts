@@ -1,0 +1,75 @@
+/**
+ * One running backend: a fresh token, the workspace store and the HTTP app, wired together.
+ * The CLI's `start` uses it, and so can tests that need a real server in-process.
+ */
+import type { BackendStatus, NatsServiceStatus } from "../src/core/backend/backend-client.ts";
+import type { Logger } from "../src/core/env/environment.ts";
+import { fileDocumentStore } from "../src/core/persist/node/file-store.ts";
+import { DEFAULT_MAX_BODY } from "./config.ts";
+import { apiRoutes } from "./http/api-routes.ts";
+import { startHttpServer, type HttpApp } from "./http/app.ts";
+import { hostWithPort, isWildcardHost } from "./http/origin-policy.ts";
+import { createToken } from "./http/token.ts";
+import { VERSION } from "./version.ts";
+
+export interface BackendOptions {
+  readonly workspace: string;
+  readonly distDir: string;
+  readonly logger: Logger;
+  /** Default 127.0.0.1. */
+  readonly host?: string;
+  /** Default 0 (a free port). */
+  readonly port?: number;
+  readonly maxBodyBytes?: number;
+  readonly allowOrigins?: readonly string[];
+  readonly exposed?: boolean;
+  readonly interfaceAddresses?: readonly string[];
+  readonly nats?: NatsServiceStatus;
+  /** Only for tests that need a known token; normally a fresh random one. */
+  readonly token?: string;
+}
+
+export interface Backend {
+  readonly token: string;
+  readonly port: number;
+  /** e.g. http://127.0.0.1:7420 (no trailing slash). */
+  readonly origin: string;
+  /** The hand-off URL printed for the user: `<origin>/?token=<token>`. */
+  readonly launchUrl: string;
+  readonly app: HttpApp;
+  /** Update what /api/status reports about NATS. */
+  setNats(status: NatsServiceStatus): void;
+  close(): Promise<void>;
+}
+
+/** Start the backend; rejects with the listen error (EADDRINUSE, EACCES, …). */
+export async function startBackend(options: BackendOptions): Promise<Backend> {
+  const token = options.token ?? createToken();
+  const host = options.host ?? "127.0.0.1";
+  let nats: NatsServiceStatus = options.nats ?? { mode: "unavailable", message: "NATS is not configured" };
+  const status = (): BackendStatus => ({ version: VERSION, workspace: options.workspace, nats });
+  const app = await startHttpServer({
+    token,
+    logger: options.logger,
+    distDir: options.distDir,
+    maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY,
+    host,
+    port: options.port ?? 0,
+    exposed: options.exposed ?? false,
+    allowOrigins: options.allowOrigins ?? [],
+    interfaceAddresses: options.interfaceAddresses ?? [],
+    routes: apiRoutes({ status, documents: fileDocumentStore({ root: options.workspace }) }),
+  });
+  const origin = `http://${hostWithPort(isWildcardHost(host) ? "127.0.0.1" : host, app.port)}`;
+  return {
+    token,
+    port: app.port,
+    origin,
+    launchUrl: `${origin}/?token=${token}`,
+    app,
+    setNats(next) {
+      nats = next;
+    },
+    close: () => app.close(),
+  };
+}

@@ -1,0 +1,146 @@
+/**
+ * The `patchbay` command line. `main` is exported for the bin bootstrap and for tests; this
+ * module only runs itself when executed directly (`node dist/server/cli.js …`).
+ */
+import { realpathSync } from "node:fs";
+import { homedir, networkInterfaces } from "node:os";
+import { pathToFileURL } from "node:url";
+import { ConfigError, parseStartConfig } from "./config.ts";
+import { runStart } from "./cli/start.ts";
+import { COMING_COMMANDS, MAIN_USAGE, START_USAGE } from "./cli/usage.ts";
+import { lineLogger, type LogLevel } from "./log.ts";
+import type { NatsServerOptions } from "./nats/managed-nats.ts";
+import { findPackageRoot } from "./paths.ts";
+import { VERSION } from "./version.ts";
+
+export interface CliIo {
+  readonly stdout: (text: string) => void;
+  readonly stderr: (text: string) => void;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly cwd: string;
+  readonly home: string;
+  /** When given, `start` stops when it aborts; otherwise SIGINT/SIGTERM stop it. */
+  readonly signal?: AbortSignal;
+  /** Test hook: options for the managed nats-server. */
+  readonly nats?: NatsServerOptions;
+}
+
+const HELP = new Set(["-h", "--help"]);
+
+function defaultIo(): CliIo {
+  return {
+    stdout: (text) => void process.stdout.write(text),
+    stderr: (text) => void process.stderr.write(text),
+    env: process.env,
+    cwd: process.cwd(),
+    home: homedir(),
+  };
+}
+
+function interfaceAddresses(): string[] {
+  return Object.values(networkInterfaces())
+    .flat()
+    .flatMap((info) => (info ? [info.address] : []));
+}
+
+function usageError(io: CliIo, scope: string, message: string, help: string): number {
+  io.stderr(`${scope}: ${message}. Run '${help}' for usage.\n`);
+  return 2;
+}
+
+function notYet(io: CliIo, command: string): number {
+  return usageError(io, "patchbay", `'${command}' is not available yet (it is coming in a later release)`, "patchbay --help");
+}
+
+/** Wire SIGINT/SIGTERM to an AbortSignal for the duration of `run`. */
+async function withProcessSignals(run: (signal: AbortSignal) => Promise<number>): Promise<number> {
+  const controller = new AbortController();
+  const stop = () => controller.abort();
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
+  try {
+    return await run(controller.signal);
+  } finally {
+    process.off("SIGINT", stop);
+    process.off("SIGTERM", stop);
+  }
+}
+
+async function start(args: readonly string[], io: CliIo): Promise<number> {
+  if (args.some((a) => HELP.has(a))) {
+    io.stdout(START_USAGE);
+    return 0;
+  }
+  let config;
+  try {
+    config = parseStartConfig(args, { env: io.env, home: io.home, cwd: io.cwd, packageRoot: findPackageRoot });
+  } catch (err) {
+    if (err instanceof ConfigError) return usageError(io, "patchbay start", err.message, "patchbay start --help");
+    throw err;
+  }
+  const level = (io.env.PATCHBAY_LOG_LEVEL ?? "info") as LogLevel;
+  const logger = lineLogger(io.stderr, ["debug", "info", "warn", "error"].includes(level) ? level : "info");
+  const run = (signal: AbortSignal) =>
+    runStart(config, {
+      stdout: io.stdout,
+      stderr: io.stderr,
+      logger,
+      signal,
+      interfaceAddresses,
+      ...(io.nats ? { nats: io.nats } : {}),
+    });
+  return io.signal ? run(io.signal) : withProcessSignals(run);
+}
+
+async function dispatch(argv: readonly string[], io: CliIo): Promise<number> {
+  const [command, ...rest] = argv;
+  if (command === undefined || HELP.has(command)) {
+    io.stdout(MAIN_USAGE);
+    return 0;
+  }
+  if (command === "-v" || command === "--version") {
+    io.stdout(`patchbay ${VERSION}\n`);
+    return 0;
+  }
+  if (command === "help") {
+    const topic = rest[0];
+    if (topic === undefined) io.stdout(MAIN_USAGE);
+    else if (topic === "start") io.stdout(START_USAGE);
+    else if ((COMING_COMMANDS as readonly string[]).includes(topic)) return notYet(io, topic);
+    else return usageError(io, "patchbay", `unknown command '${topic}'`, "patchbay --help");
+    return 0;
+  }
+  if (command === "start") return start(rest, io);
+  if ((COMING_COMMANDS as readonly string[]).includes(command)) return notYet(io, command);
+  if (command.startsWith("-")) return usageError(io, "patchbay", `unknown option '${command}'`, "patchbay --help");
+  return usageError(io, "patchbay", `unknown command '${command}'`, "patchbay --help");
+}
+
+/**
+ * Run the CLI and resolve with its exit code. Called without `io` it talks to the real process
+ * and also sets `process.exitCode`.
+ */
+export async function main(argv: readonly string[], io?: Partial<CliIo>): Promise<number> {
+  const full: CliIo = { ...defaultIo(), ...io };
+  let code: number;
+  try {
+    code = await dispatch(argv, full);
+  } catch (err) {
+    full.stderr(`patchbay: ${(err as Error).message}\n`);
+    code = 1;
+  }
+  if (io === undefined) process.exitCode = code;
+  return code;
+}
+
+function isEntryPoint(): boolean {
+  const script = process.argv[1];
+  if (script === undefined) return false;
+  try {
+    return import.meta.url === pathToFileURL(realpathSync(script)).href;
+  } catch {
+    return false;
+  }
+}
+
+if (isEntryPoint()) void main(process.argv.slice(2));

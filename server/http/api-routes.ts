@@ -1,0 +1,94 @@
+/** The /api route table: status and the workspace documents. */
+import type { BackendStatus } from "../../src/core/backend/backend-client.ts";
+import { DOCUMENT_KINDS, type DocumentKind, type DocumentStore } from "../../src/core/persist/document-store.ts";
+import { documentNameProblem, isDocumentKind } from "../../src/core/persist/names.ts";
+import { documentHttpError } from "./document-errors.ts";
+import { HttpError } from "./errors.ts";
+import type { Reply, Route, RouteRequest } from "./router.ts";
+
+export interface ApiDeps {
+  /** The current status; read-only. */
+  readonly status: () => BackendStatus;
+  readonly documents: DocumentStore;
+}
+
+function kindOf(req: RouteRequest): DocumentKind {
+  const kind = req.params.kind ?? "";
+  if (!isDocumentKind(kind)) {
+    throw new HttpError(404, "unknown_kind", `unknown workspace kind ${JSON.stringify(kind)}; expected one of ${DOCUMENT_KINDS.join(", ")}`);
+  }
+  return kind;
+}
+
+function nameOf(req: RouteRequest): string {
+  const name = req.params.name ?? "";
+  const problem = documentNameProblem(name);
+  if (problem !== null) throw new HttpError(400, "invalid_name", `invalid document name ${JSON.stringify(name)}: ${problem}`);
+  return name;
+}
+
+async function dataOf(req: RouteRequest): Promise<unknown> {
+  const body = await req.json();
+  if (typeof body !== "object" || body === null || Array.isArray(body) || !("data" in body)) {
+    throw new HttpError(400, "invalid_body", 'expected a JSON object of the form {"data": …}');
+  }
+  return (body as { data: unknown }).data;
+}
+
+/** Run a workspace operation, mapping document errors to HTTP ones. */
+async function workspace<T>(op: () => Promise<T>): Promise<T> {
+  try {
+    return await op();
+  } catch (err) {
+    throw documentHttpError(err);
+  }
+}
+
+/** Build the route table over its dependencies. */
+export function apiRoutes(deps: ApiDeps): Route[] {
+  const { documents } = deps;
+  const ok = (body: unknown): Reply => ({ status: 200, body });
+  return [
+    { method: "GET", path: "/api/status", safe: true, handler: async () => ok(deps.status()) },
+    {
+      method: "GET",
+      path: "/api/workspace/:kind",
+      safe: true,
+      handler: async (req) => ok({ documents: await workspace(() => documents.list(kindOf(req))) }),
+    },
+    {
+      method: "GET",
+      path: "/api/workspace/:kind/:name",
+      safe: true,
+      handler: async (req) => {
+        const kind = kindOf(req);
+        const name = nameOf(req);
+        const data = await workspace(() => documents.read(kind, name));
+        return ok({ kind, name, data });
+      },
+    },
+    {
+      method: "PUT",
+      path: "/api/workspace/:kind/:name",
+      safe: false,
+      handler: async (req) => {
+        const kind = kindOf(req);
+        const name = nameOf(req);
+        const data = await dataOf(req);
+        await workspace(() => documents.write(kind, name, data));
+        return ok({ kind, name });
+      },
+    },
+    {
+      method: "DELETE",
+      path: "/api/workspace/:kind/:name",
+      safe: false,
+      handler: async (req) => {
+        const kind = kindOf(req);
+        const name = nameOf(req);
+        await workspace(() => documents.remove(kind, name));
+        return { status: 204 };
+      },
+    },
+  ];
+}

@@ -1,0 +1,198 @@
+/**
+ * Starts a private nats-server for Patchbay (and for the test suites): free loopback ports for
+ * clients, WebSocket and monitoring, a config file in a temp folder, and a health check before
+ * anyone is told the URLs. `stop()` leaves nothing behind.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { get } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { findExecutable } from "./find-binary.ts";
+
+export { NATS_SERVER_DIRS } from "./find-binary.ts";
+import { freePorts } from "./free-port.ts";
+import { guardChild } from "./watchdog.ts";
+
+export interface NatsServerOptions {
+  /** Use this binary instead of searching PATH and the system folders. */
+  readonly binary?: string;
+  /** The PATH to search; defaults to this process's PATH. */
+  readonly pathEnv?: string;
+  /** Folders searched after PATH; defaults to NATS_SERVER_DIRS. */
+  readonly searchDirs?: readonly string[];
+  /** How long to wait for /healthz; default 10 s. */
+  readonly startTimeoutMs?: number;
+  /** Browser origins allowed on the WebSocket port; none means any. */
+  readonly allowedOrigins?: readonly string[];
+  /** Extra config appended verbatim (e.g. an authorization block for a test). */
+  readonly extraConfig?: string;
+  /** Start attempts when a picked port was taken in the meantime; default 3. */
+  readonly attempts?: number;
+}
+
+export interface ManagedNats {
+  /** For TCP clients: nats://127.0.0.1:<port>. */
+  readonly url: string;
+  /** For browsers: ws://127.0.0.1:<port>. */
+  readonly wsUrl: string;
+  /** Monitoring endpoint base, e.g. http://127.0.0.1:<port> (/healthz, /varz, /connz). */
+  readonly monitorUrl: string;
+  readonly pid: number;
+  /** The generated config file (inside a temp folder that stop() removes). */
+  readonly configPath: string;
+  /** Kill the server, wait for it to exit and remove its temp folder. Safe to call twice. */
+  stop(): Promise<void>;
+}
+
+export type NatsStartResult =
+  | { readonly ok: true; readonly server: ManagedNats }
+  | { readonly ok: false; readonly reason: "missing"; readonly message: string };
+
+/** nats-server was found but did not come up; `stderr` holds what it said. */
+export class NatsStartError extends Error {
+  override readonly name = "NatsStartError";
+  readonly stderr: string;
+  constructor(message: string, stderr: string) {
+    super(message);
+    this.stderr = stderr;
+  }
+}
+
+/** The one-line hint when the binary is missing. */
+export const MISSING_NATS_MESSAGE =
+  "nats-server not found on PATH or in /usr/sbin, /usr/local/sbin, /usr/local/bin, /usr/bin; install it with 'sudo apt-get install nats-server' (or set NATS_URL to use a running server)";
+
+const STDERR_KEEP = 8192;
+
+/** The nats-server config for these ports. */
+export function natsConfig(ports: { client: number; ws: number; monitor: number }, options: NatsServerOptions = {}): string {
+  const origins = options.allowedOrigins ?? [];
+  const lines = [
+    `listen: 127.0.0.1:${ports.client}`,
+    `http: 127.0.0.1:${ports.monitor}`,
+    "websocket {",
+    `  listen: "127.0.0.1:${ports.ws}"`,
+    "  no_tls: true",
+    ...(origins.length > 0 ? [`  allowed_origins: [${origins.map((o) => JSON.stringify(o)).join(", ")}]`] : []),
+    "}",
+    options.extraConfig ?? "",
+  ];
+  return `${lines.join("\n")}\n`;
+}
+
+function healthy(monitorUrl: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const req = get(`${monitorUrl}/healthz`, { agent: false, timeout: 1000 }, (res) => {
+      res.resume();
+      resolve(res.statusCode === 200);
+    });
+    req.on("error", () => resolve(false));
+    req.on("timeout", () => req.destroy());
+  });
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function waitForExit(child: ChildProcess, ms: number): Promise<boolean> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(false), ms);
+    child.once("exit", () => {
+      clearTimeout(timer);
+      resolve(true);
+    });
+  });
+}
+
+async function kill(child: ChildProcess): Promise<void> {
+  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
+  child.kill("SIGTERM");
+  if (!(await waitForExit(child, 5000))) {
+    child.kill("SIGKILL");
+    await waitForExit(child, 5000);
+  }
+}
+
+type Attempt = { ok: true; server: ManagedNats } | { ok: false; portTaken: boolean; error: NatsStartError };
+
+async function attempt(binary: string, options: NatsServerOptions): Promise<Attempt> {
+  const [client, ws, monitor] = (await freePorts(3)) as [number, number, number];
+  const dir = await mkdtemp(join(tmpdir(), "patchbay-nats-"));
+  const configPath = join(dir, "nats.conf");
+  await writeFile(configPath, natsConfig({ client, ws, monitor }, options), { mode: 0o600 });
+  const child = spawn(binary, ["-c", configPath], { stdio: ["ignore", "ignore", "pipe"] });
+  let stderr = "";
+  child.stderr?.setEncoding("utf8");
+  child.stderr?.on("data", (chunk: string) => {
+    stderr = (stderr + chunk).slice(-STDERR_KEEP);
+  });
+  let spawnError: Error | undefined;
+  child.once("error", (err) => (spawnError = err));
+  // Don't leave an orphan if this process exits, or is killed, without calling stop().
+  const onExit = () => child.kill("SIGKILL");
+  process.once("exit", onExit);
+  const watchdog = child.pid === undefined ? undefined : guardChild(child.pid);
+  const release = () => {
+    process.off("exit", onExit);
+    watchdog?.release();
+  };
+
+  const monitorUrl = `http://127.0.0.1:${monitor}`;
+  const deadline = Date.now() + (options.startTimeoutMs ?? 10_000);
+  const fail = async (message: string): Promise<Attempt> => {
+    release();
+    await kill(child);
+    await rm(dir, { recursive: true, force: true });
+    const portTaken = /address already in use/i.test(stderr);
+    const detail = stderr.trim() ? `: ${stderr.trim().split("\n").slice(-5).join(" | ")}` : "";
+    return { ok: false, portTaken, error: new NatsStartError(`${message}${detail}`, stderr) };
+  };
+
+  for (;;) {
+    if (spawnError) return fail(`could not run ${binary}: ${spawnError.message}`);
+    if (child.exitCode !== null || child.signalCode !== null) {
+      return fail(`nats-server exited (${child.exitCode ?? child.signalCode}) before it was healthy`);
+    }
+    if (await healthy(monitorUrl)) break;
+    if (Date.now() > deadline) return fail(`nats-server was not healthy within ${options.startTimeoutMs ?? 10_000} ms`);
+    await sleep(50);
+  }
+
+  let stopping: Promise<void> | undefined;
+  const server: ManagedNats = {
+    url: `nats://127.0.0.1:${client}`,
+    wsUrl: `ws://127.0.0.1:${ws}`,
+    monitorUrl,
+    pid: child.pid ?? -1,
+    configPath,
+    stop() {
+      stopping ??= (async () => {
+        release();
+        await kill(child);
+        await rm(dir, { recursive: true, force: true });
+      })();
+      return stopping;
+    },
+  };
+  return { ok: true, server };
+}
+
+/**
+ * Find and start nats-server. A missing binary is an expected outcome (a typed result with a
+ * one-line install hint); a binary that will not start throws NatsStartError with its stderr.
+ */
+export async function startNatsServer(options: NatsServerOptions = {}): Promise<NatsStartResult> {
+  const binary =
+    options.binary ?? (await findExecutable("nats-server", options.pathEnv ?? process.env.PATH, options.searchDirs));
+  if (binary === null) return { ok: false, reason: "missing", message: MISSING_NATS_MESSAGE };
+  const attempts = Math.max(1, options.attempts ?? 3);
+  let last: NatsStartError | undefined;
+  for (let i = 0; i < attempts; i++) {
+    const result = await attempt(binary, options);
+    if (result.ok) return result;
+    last = result.error;
+    if (!result.portTaken) break;
+  }
+  throw last ?? new NatsStartError("nats-server did not start", "");
+}

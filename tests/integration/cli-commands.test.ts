@@ -1,0 +1,74 @@
+import { describe, expect, it } from "vitest";
+import { MAIN_USAGE, START_USAGE } from "../../server/cli/usage.ts";
+import { runCli } from "../helpers/http-client.ts";
+
+async function run(...args: string[]) {
+  const cli = runCli(args);
+  const code = await cli.done;
+  return { code, out: cli.stdout.join(""), err: cli.stderr.join("") };
+}
+
+describe("help", () => {
+  it.each([[], ["--help"], ["-h"], ["help"]])("%j prints the main usage and exits 0", async (...args) => {
+    const { code, out, err } = await run(...args);
+    expect(code).toBe(0);
+    expect(out).toBe(MAIN_USAGE);
+    expect(err).toBe("");
+  });
+
+  it.each([["start", "--help"], ["start", "-h"], ["help", "start"], ["start", "--port", "1", "--help"]])(
+    "%j prints the start usage and exits 0 without starting",
+    async (...args) => {
+      const { code, out } = await run(...args);
+      expect(code).toBe(0);
+      expect(out).toBe(START_USAGE);
+    },
+  );
+
+  it("the main usage lists start and announces the coming commands as not available", () => {
+    expect(MAIN_USAGE).toMatch(/^\s+start\s/m);
+    expect(MAIN_USAGE).toContain("Coming in later releases, not available yet: validate, serve, run.");
+    expect(MAIN_USAGE).not.toMatch(/^\s+(validate|serve|run)\s/m);
+  });
+
+  it("the start usage documents every option and the default port", () => {
+    for (const option of ["--host", "--port", "--workspace", "--nats-url", "--no-nats", "--allow-origin", "--max-body", "--dist", "--dangerously-expose"]) {
+      expect(START_USAGE).toContain(option);
+    }
+    expect(START_USAGE).toContain("default 7420");
+  });
+
+  it("--version prints the package version", async () => {
+    const { code, out } = await run("--version");
+    expect(code).toBe(0);
+    expect(out).toMatch(/^patchbay \d+\.\d+\.\d+/);
+  });
+});
+
+describe("bad arguments exit 2 with one line and a usage hint", () => {
+  it.each([
+    [["frobnicate"], "patchbay: unknown command 'frobnicate'. Run 'patchbay --help' for usage."],
+    [["--frob"], "patchbay: unknown option '--frob'. Run 'patchbay --help' for usage."],
+    [["help", "nope"], "patchbay: unknown command 'nope'. Run 'patchbay --help' for usage."],
+    [["validate"], "patchbay: 'validate' is not available yet (it is coming in a later release). Run 'patchbay --help' for usage."],
+    [["serve", "x"], "patchbay: 'serve' is not available yet (it is coming in a later release). Run 'patchbay --help' for usage."],
+    [["help", "run"], "patchbay: 'run' is not available yet (it is coming in a later release). Run 'patchbay --help' for usage."],
+    [["start", "--frob"], "patchbay start: unknown option '--frob'. Run 'patchbay start --help' for usage."],
+    [["start", "extra"], "patchbay start: unexpected argument 'extra'. Run 'patchbay start --help' for usage."],
+    [["start", "--port"], "patchbay start: --port needs a value. Run 'patchbay start --help' for usage."],
+    [["start", "--port", "http"], `patchbay start: --port must be a port number from 0 to 65535, got "http". Run 'patchbay start --help' for usage.`],
+    [["start", "--no-nats=yes"], "patchbay start: --no-nats takes no value. Run 'patchbay start --help' for usage."],
+  ])("%j", async (args, line) => {
+    const { code, out, err } = await run(...args);
+    expect(code).toBe(2);
+    expect(out).toBe("");
+    expect(err).toBe(`${line}\n`);
+  });
+
+  it("refuses a wildcard host in one line that names the flag", async () => {
+    const { code, err } = await run("start", "--host", "0.0.0.0");
+    expect(code).toBe(2);
+    expect(err.trim().split("\n")).toHaveLength(1);
+    expect(err).toMatch(/refusing to listen on 0\.0\.0\.0.*--dangerously-expose/);
+  });
+});
