@@ -1,4 +1,5 @@
 import { expect, type Locator, type Page } from "@playwright/test";
+import { EditorPage } from "./editor-page.ts";
 
 /** The NATS workbench, reached through its tab; selectors by role and label only. */
 export class NatsPage {
@@ -7,7 +8,8 @@ export class NatsPage {
   readonly connectButton: Locator;
   readonly state: Locator;
   readonly subject: Locator;
-  readonly payload: Locator;
+  readonly payload: EditorPage;
+  readonly connection: Locator;
   readonly send: Locator;
   readonly replyTitle: Locator;
   readonly replyRtt: Locator;
@@ -22,7 +24,8 @@ export class NatsPage {
     this.connectButton = connection.getByRole("button");
     this.state = page.getByTestId("nats-state");
     this.subject = request.getByLabel("Subject");
-    this.payload = request.getByLabel("Payload", { exact: true });
+    this.payload = new EditorPage(page, "Payload");
+    this.connection = connection;
     this.send = request.getByRole("button", { name: "Send request" });
     this.replyTitle = page.getByTestId("reply-title");
     this.replyRtt = page.getByTestId("reply-rtt");

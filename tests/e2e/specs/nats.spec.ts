@@ -37,7 +37,8 @@ test.describe("NATS request from the browser over WebSocket", () => {
 
     await nats.subject.fill(subject);
     await nats.setHeader(1, "X-Trace", "t-42");
-    await nats.payload.fill('{"hello": "world"}');
+    await nats.payload.waitReady();
+    await nats.payload.replaceText('{"hello": "world"}');
     await nats.send.click();
 
     await expect(nats.replyTitle).toHaveText("Reply");
@@ -67,7 +68,7 @@ test.describe("NATS request from the browser over WebSocket", () => {
     await nats.open(app.url);
     await nats.connect("ws://127.0.0.1:1");
     await expect(nats.state).toHaveText("failed");
-    await expect(page.getByRole("alert")).toContainText("could not connect to ws://127.0.0.1:1");
+    await expect(nats.connection.getByRole("alert")).toContainText("could not connect to ws://127.0.0.1:1");
     await expect(nats.connectButton).toHaveText("Retry");
   });
 
@@ -75,7 +76,7 @@ test.describe("NATS request from the browser over WebSocket", () => {
     const nats = new NatsPage(page);
     await nats.open(app.url);
     await nats.connect("nats://127.0.0.1:4222");
-    await expect(page.getByRole("alert")).toContainText("must start with ws:// or wss://");
+    await expect(nats.connection.getByRole("alert")).toContainText("must start with ws:// or wss://");
     await expect(nats.state).toHaveText("idle");
   });
 });

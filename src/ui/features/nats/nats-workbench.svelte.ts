@@ -22,6 +22,7 @@ export class NatsWorkbenchState {
   timeoutMs = $state(5000);
 
   sending = $state(false);
+  connectError = $state<string | null>(null);
   formError = $state<string | null>(null);
   outcome = $state.raw<NatsRequestOutcome | null>(null);
 
@@ -45,10 +46,10 @@ export class NatsWorkbenchState {
   async connect(): Promise<void> {
     const servers = this.servers.trim();
     if (!/^wss?:\/\/\S+$/.test(servers)) {
-      this.formError = "The browser reaches NATS over WebSocket: the URL must start with ws:// or wss://";
+      this.connectError = "The browser reaches NATS over WebSocket: the URL must start with ws:// or wss://";
       return;
     }
-    this.formError = null;
+    this.connectError = null;
     const auth =
       this.authMode === "userpass"
         ? { user: this.user, pass: this.pass }

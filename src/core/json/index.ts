@@ -1,0 +1,11 @@
+export { JsonLocator, locatePointer, locatePointerKey } from "./locate.ts";
+export type { JsonLocation, LocateOptions } from "./locate.ts";
+export { parseJsonText } from "./parse-json-text.ts";
+export type { ParseJsonResult } from "./parse-json-text.ts";
+export { arrayIndex, formatPointer, JsonPointerSyntaxError, parsePointer } from "./pointer.ts";
+export { pointerMarkers } from "./pointer-markers.ts";
+export type { MarkerLevel, PointerMarker, PointerProblem } from "./pointer-markers.ts";
+export { LineIndex } from "./positions.ts";
+export type { TextPosition, TextRange } from "./positions.ts";
+export { DEFAULT_MAX_DEPTH, scanJson } from "./scanner.ts";
+export type { JsonNode, JsonScanResult, JsonSyntaxProblem } from "./scanner.ts";

@@ -1,0 +1,77 @@
+import { LineIndex, parseJsonText, pointerMarkers, type MarkerLevel, type PointerProblem } from "../../core/json/index.ts";
+
+/** Owner of the markers this app places; Monaco's JSON language uses its own ("json"). */
+export const MARKER_OWNER = "patchbay";
+
+/** A marker prop: a problem at a JSON pointer. */
+export type EditorMarker = PointerProblem;
+
+/** One row of the Problems list. */
+export interface Problem {
+  readonly line: number;
+  readonly column: number;
+  readonly message: string;
+  readonly severity: MarkerLevel;
+}
+
+/** Monaco's MarkerSeverity values; passed in so this module never loads Monaco. */
+export interface SeverityScale {
+  readonly Error: number;
+  readonly Warning: number;
+  readonly Info: number;
+}
+
+/** Marker data as monaco.editor.setModelMarkers expects it. */
+export interface MonacoMarkerData {
+  readonly startLineNumber: number;
+  readonly startColumn: number;
+  readonly endLineNumber: number;
+  readonly endColumn: number;
+  readonly message: string;
+  readonly severity: number;
+  readonly source: string;
+}
+
+/** Places pointer markers in the text as Monaco marker data. */
+export function toMonacoMarkers(text: string, markers: readonly EditorMarker[], scale: SeverityScale): MonacoMarkerData[] {
+  const level = { error: scale.Error, warning: scale.Warning, info: scale.Info };
+  return pointerMarkers(text, markers).map((m) => ({
+    startLineNumber: m.startLineNumber,
+    startColumn: m.startColumn,
+    endLineNumber: m.endLineNumber,
+    endColumn: m.endColumn,
+    message: m.message,
+    severity: level[m.severity],
+    source: m.pointer === "" ? "/" : m.pointer,
+  }));
+}
+
+/** Monaco severity number back to a level (hints count as info). */
+export function levelOf(severity: number, scale: SeverityScale): MarkerLevel {
+  if (severity >= scale.Error) return "error";
+  if (severity >= scale.Warning) return "warning";
+  return "info";
+}
+
+export function sortProblems(problems: Problem[]): Problem[] {
+  return problems.sort((a, b) => a.line - b.line || a.column - b.column);
+}
+
+/**
+ * Problems computed without Monaco, for the loading placeholder and the textarea fallback:
+ * the JSON syntax error (from core's scanner) plus the pointer markers.
+ */
+export function textProblems(text: string, markers: readonly EditorMarker[]): Problem[] {
+  const problems: Problem[] = [];
+  const parsed = parseJsonText(text);
+  if (!parsed.ok) problems.push({ line: parsed.line, column: parsed.column, message: parsed.message, severity: "error" });
+  for (const m of pointerMarkers(text, markers)) {
+    problems.push({ line: m.startLineNumber, column: m.startColumn, message: m.message, severity: m.severity });
+  }
+  return sortProblems(problems);
+}
+
+/** Offset of a problem in the text, for moving a plain textarea's caret there. */
+export function problemOffset(text: string, problem: Problem): number {
+  return new LineIndex(text).offset(problem.line, problem.column);
+}
