@@ -1,6 +1,6 @@
 import type { IncomingMessage } from "node:http";
 import { HttpError } from "./errors.ts";
-import { describeJsonError } from "./json-locate.ts";
+import { parseJsonText } from "../../src/core/json/index.ts";
 
 function tooLarge(limit: number): HttpError {
   return new HttpError(413, "payload_too_large", `request body exceeds the limit of ${limit} bytes`);
@@ -59,9 +59,8 @@ export async function readJsonBody(req: IncomingMessage, limit: number): Promise
   }
   const text = (await readBody(req, limit)).toString("utf8");
   if (text.trim() === "") throw new HttpError(400, "invalid_json", "request body is empty; expected a JSON value");
-  try {
-    return JSON.parse(text) as unknown;
-  } catch (err) {
-    throw new HttpError(400, "invalid_json", `malformed JSON body: ${describeJsonError(text, (err as Error).message)}`);
-  }
+  const parsed = parseJsonText(text);
+  if (parsed.ok) return parsed.value;
+  const where = `line ${parsed.line}, column ${parsed.column} (position ${parsed.offset})`;
+  throw new HttpError(400, "invalid_json", `malformed JSON body: ${parsed.message} at ${where}`);
 }

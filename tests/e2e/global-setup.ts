@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { APP_INFO_FILE, CHROMIUM, ROOT, type AppInfo } from "./app-info.ts";
+import { APP_INFO_ENV, CHROMIUM, ROOT, type AppInfo } from "./app-info.ts";
 
 /**
  * Starts the built backend exactly as `patchbay start` runs it (with its own managed
@@ -22,8 +22,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   });
   const url = await waitForUrl(child);
   const info: AppInfo = { url, origin: new URL(url).origin, token: new URL(url).searchParams.get("token") ?? "" };
-  mkdirSync(join(ROOT, ".reports"), { recursive: true });
-  writeFileSync(APP_INFO_FILE, JSON.stringify(info));
+  // Workers inherit the environment set here, so parallel runs never share a file.
+  process.env[APP_INFO_ENV] = JSON.stringify(info);
   return async () => {
     child.kill("SIGINT");
     await new Promise<void>((resolve) => {
@@ -37,7 +37,6 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       });
     });
     rmSync(workspace, { recursive: true, force: true });
-    rmSync(APP_INFO_FILE, { force: true });
   };
 }
 

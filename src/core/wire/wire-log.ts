@@ -38,6 +38,11 @@ export class WireLog extends SnapshotStore<WireLogSnapshot> {
     return this.#ring.length;
   }
 
+  /** Frames pushed out of the ring so far, exact (the snapshot may lag one microtask). */
+  get dropped(): number {
+    return this.#dropped;
+  }
+
   /** Record one frame verbatim and return the stored entry. */
   record(frame: WireFrameInput): WireEntry {
     const entry: WireEntry = {

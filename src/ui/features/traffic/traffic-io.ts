@@ -54,7 +54,7 @@ export async function importIntoLog(log: WireLog, file: File): Promise<ImportRep
 /** Offer the whole log as `patchbay-traffic-<timestamp>.jsonl`; returns the file name. */
 export function downloadLog(log: WireLog, wallNow: number): string {
   const entries = log.entries();
-  const lines = wireJsonlLines(entries, { capacity: log.capacity, dropped: log.snapshot.dropped, exportedAt: wallNow });
+  const lines = wireJsonlLines(entries, { capacity: log.capacity, dropped: log.dropped, exportedAt: wallNow });
   const name = `patchbay-traffic-${fileTimestamp(wallNow)}.jsonl`;
   downloadBlob(new Blob(Array.from(lines), { type: "application/x-ndjson" }), name);
   return name;

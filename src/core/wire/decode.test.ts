@@ -1,0 +1,35 @@
+import { describe, expect, it } from "vitest";
+import { DECODE_LIMIT_BYTES, decodeFrame, utf8Text } from "./decode.ts";
+
+const enc = new TextEncoder();
+
+describe("decodeFrame", () => {
+  it("explains each reason a payload has no JSON view", () => {
+    expect(decodeFrame(new Uint8Array())).toEqual({ jsonError: "empty payload" });
+    expect(decodeFrame(new Uint8Array([0xc3, 0x28])).jsonError).toBe("not valid UTF-8");
+    expect(decodeFrame(enc.encode("{oops")).jsonError).toMatch(/^not JSON: /);
+    const big = new Uint8Array(DECODE_LIMIT_BYTES + 1).fill(0x20);
+    expect(decodeFrame(big).jsonError).toMatch(/larger than the 4194304-byte decode limit/);
+  });
+
+  it("parses JSON values of any shape, deriving method and protocol only from objects", () => {
+    expect(decodeFrame(enc.encode("[1,2]"))).toEqual({ json: [1, 2] });
+    expect(decodeFrame(enc.encode('"s"'))).toEqual({ json: "s" });
+    expect(decodeFrame(enc.encode('{"method":7,"type":"io.nats.micro.v1.info_response"}'))).toEqual({
+      json: { method: 7, type: "io.nats.micro.v1.info_response" },
+      protocolId: "io.nats.micro.v1.info_response",
+    });
+  });
+
+  it("survives hostile nesting without throwing", () => {
+    const deep = "[".repeat(200_000) + "]".repeat(200_000);
+    expect(() => decodeFrame(enc.encode(deep))).not.toThrow();
+  });
+});
+
+describe("utf8Text", () => {
+  it("decodes valid UTF-8 including astral characters and refuses invalid bytes", () => {
+    expect(utf8Text(enc.encode("héllo 🚀"))).toBe("héllo 🚀");
+    expect(utf8Text(new Uint8Array([0xed, 0xa0, 0x80]))).toBeNull();
+  });
+});

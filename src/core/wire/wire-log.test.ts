@@ -1,0 +1,94 @@
+import { describe, expect, it } from "vitest";
+import { manualClock } from "../env/index.ts";
+import { WireLog } from "./wire-log.ts";
+import type { WireFrameInput } from "./wire-entry.ts";
+
+const enc = new TextEncoder();
+const frame = (n: number, extra: Partial<WireFrameInput> = {}): WireFrameInput => ({
+  channel: "nats",
+  direction: "out",
+  target: `s.${n}`,
+  bytes: enc.encode(`{"n":${n}}`),
+  ...extra,
+});
+const targets = (log: WireLog) => log.entries().map((e) => e.target);
+const tick = () => new Promise<void>((r) => queueMicrotask(r));
+
+describe("WireLog", () => {
+  it("keeps the exact bytes, sizes, sequence and clock readings", () => {
+    const clock = manualClock(0, 5000);
+    const log = new WireLog(clock, 10);
+    clock.advance(1.25);
+    const bytes = new Uint8Array([0xff, 0x00, 0x7b]);
+    const e = log.record(frame(1, { bytes, headers: { A: ["1", "2"] }, status: 503, note: "no responders" }));
+    expect(e).toMatchObject({ seq: 1, ts: 1.25, wall: 5001.25, size: 3, status: 503, note: "no responders" });
+    expect(e.bytes).toBe(bytes);
+    expect(e.headers).toEqual({ A: ["1", "2"] });
+    expect(e.decoded.jsonError).toBe("not valid UTF-8");
+  });
+
+  it("decodes JSON with its method and protocol id", () => {
+    const log = new WireLog(manualClock(), 4);
+    const a = log.record(frame(1, { bytes: enc.encode('{"jsonrpc":"2.0","id":1,"method":"tools/call"}') }));
+    const b = log.record(frame(2, { bytes: enc.encode('{"protocol":"io.choria.fisk-ai.v1.tool.request"}') }));
+    expect(a.decoded).toMatchObject({ method: "tools/call" });
+    expect(b.decoded).toMatchObject({ protocolId: "io.choria.fisk-ai.v1.tool.request" });
+  });
+
+  it("drops the oldest frames past capacity and counts them", async () => {
+    const log = new WireLog(manualClock(), 3);
+    for (let i = 1; i <= 7; i++) log.record(frame(i));
+    expect(targets(log)).toEqual(["s.5", "s.6", "s.7"]);
+    expect(log.dropped).toBe(4);
+    await tick();
+    expect(log.snapshot).toMatchObject({ dropped: 4, total: 7, capacity: 3 });
+    expect(log.snapshot.entries.map((e) => e.seq)).toEqual([5, 6, 7]);
+  });
+
+  it("publishes one snapshot per burst of frames", async () => {
+    const log = new WireLog(manualClock(), 100);
+    let changes = 0;
+    log.on("change", () => changes++);
+    for (let i = 0; i < 50; i++) log.record(frame(i));
+    expect(changes).toBe(0);
+    await tick();
+    expect(changes).toBe(1);
+    expect(log.snapshot.entries).toHaveLength(50);
+  });
+
+  it("shrinks keeping the newest, grows keeping everything", () => {
+    const log = new WireLog(manualClock(), 5);
+    for (let i = 1; i <= 5; i++) log.record(frame(i));
+    log.resize(2);
+    expect(targets(log)).toEqual(["s.4", "s.5"]);
+    expect(log.dropped).toBe(3);
+    log.resize(10);
+    log.record(frame(6));
+    expect(targets(log)).toEqual(["s.4", "s.5", "s.6"]);
+    expect(log.capacity).toBe(10);
+  });
+
+  it("clears entries and the dropped count but keeps numbering forward", () => {
+    const log = new WireLog(manualClock(), 2);
+    for (let i = 1; i <= 3; i++) log.record(frame(i));
+    log.clear();
+    expect(log.entries()).toEqual([]);
+    expect(log.dropped).toBe(0);
+    expect(log.record(frame(9)).seq).toBe(4);
+  });
+
+  it("restores imported entries with their own sequence numbers", () => {
+    const source = new WireLog(manualClock(), 10);
+    const a = source.record(frame(1));
+    const b = source.record(frame(2));
+    const target = new WireLog(manualClock(), 10);
+    target.restore([a, b]);
+    expect(target.entries()).toEqual([a, b]);
+    expect(target.record(frame(3)).seq).toBe(3);
+  });
+
+  it.each([0, -1, 1.5, Number.NaN, 10_000_001])("refuses capacity %s", (cap) => {
+    expect(() => new WireLog(manualClock(), cap)).toThrow(RangeError);
+    expect(() => new WireLog(manualClock(), 5).resize(cap)).toThrow(/capacity must be an integer/);
+  });
+});
