@@ -59,7 +59,7 @@ test.describe("NATS request from the browser over WebSocket", () => {
     await nats.connect();
     await expect(nats.state).toHaveText("connected");
     await nats.subject.fill(`${subject}.nobody`);
-    await nats.send.click();
+    await nats.subject.press("ControlOrMeta+Enter");
     await expect(nats.replyTitle).toHaveText("No responders (503)");
   });
 
