@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { build } from "vite";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { alive } from "../helpers/processes.ts";
 import { send } from "../helpers/http-client.ts";
 
 const repo = fileURLToPath(new URL("../..", import.meta.url));
@@ -55,14 +56,6 @@ async function launched(proc: Proc): Promise<URL> {
   throw new Error(`no URL printed; stderr: ${proc.stderr}`);
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 describe("the built CLI (dist/server/cli.js) as a real process", () => {
   it("builds to one ESM file whose import exposes main without running it", async () => {

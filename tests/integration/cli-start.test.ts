@@ -3,9 +3,10 @@ import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { connect } from "@nats-io/transport-node";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { BackendStatus } from "../../src/core/backend/backend-client.ts";
-import { errorOf, runCli as startCli, send, type CliRun } from "../helpers/http-client.ts";
+import { errorOf, send } from "../helpers/http-client.ts";
+import { trackedCli } from "../helpers/processes.ts";
 
 let root: string;
 let dist: string;
@@ -17,19 +18,7 @@ beforeAll(async () => {
 });
 afterAll(() => rm(root, { recursive: true, force: true }));
 
-// A failing assertion must not leave a backend (and its nats-server) running.
-const running: CliRun[] = [];
-const runCli = (...args: Parameters<typeof startCli>): CliRun => {
-  const cli = startCli(...args);
-  running.push(cli);
-  return cli;
-};
-afterEach(async () => {
-  for (const cli of running.splice(0)) {
-    cli.stop();
-    await cli.done;
-  }
-});
+const runCli = trackedCli();
 
 const base = (name: string) => ["start", "--port", "0", "--dist", dist, "--workspace", join(root, name)];
 

@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { connect } from "@nats-io/transport-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { alive } from "../helpers/processes.ts";
 import { findExecutable } from "../../server/nats/find-binary.ts";
 import {
   MISSING_NATS_MESSAGE,
@@ -68,14 +69,6 @@ function portFree(port: number): Promise<boolean> {
   });
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 async function script(name: string, body: string): Promise<string> {
   const path = join(scratch, name);

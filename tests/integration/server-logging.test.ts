@@ -1,8 +1,9 @@
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { runCli as startCli, send, type CliRun } from "../helpers/http-client.ts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { send } from "../helpers/http-client.ts";
+import { trackedCli } from "../helpers/processes.ts";
 
 let root: string;
 beforeAll(async () => {
@@ -13,19 +14,7 @@ beforeAll(async () => {
 });
 afterAll(() => rm(root, { recursive: true, force: true }));
 
-// A failing assertion must not leave a backend (and its nats-server) running.
-const running: CliRun[] = [];
-const runCli = (...args: Parameters<typeof startCli>): CliRun => {
-  const cli = startCli(...args);
-  running.push(cli);
-  return cli;
-};
-afterEach(async () => {
-  for (const cli of running.splice(0)) {
-    cli.stop();
-    await cli.done;
-  }
-});
+const runCli = trackedCli();
 
 describe("the log never sees a token", () => {
   it("across a full session with good and bad tokens, at debug level, with managed NATS", async () => {
