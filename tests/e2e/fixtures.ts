@@ -2,6 +2,7 @@ import { test as base } from "@playwright/test";
 import { readAppInfo, type AppInfo } from "./app-info.ts";
 
 export interface BackendStatus {
+  readonly workspace: string;
   readonly nats: { readonly mode: string; readonly url?: string; readonly wsUrl?: string };
 }
 

@@ -21,7 +21,7 @@ export class NatsPage {
     const connection = page.getByRole("form", { name: "Connection" });
     const request = page.getByRole("form", { name: "Request" });
     this.serverUrl = connection.getByLabel("Server URL");
-    this.connectButton = connection.getByRole("button");
+    this.connectButton = connection.getByRole("button", { name: /^(Connect|Connecting…|Disconnect|Retry)$/ });
     this.state = page.getByTestId("nats-state");
     this.subject = request.getByLabel("Subject");
     this.payload = new EditorPage(page, "Payload");

@@ -1,8 +1,8 @@
 import type { BackendClient } from "../../../core/backend/backend-client.ts";
 import { rowsToHeaders, type HeaderRow } from "../../../core/nats/headers.ts";
+import type { AuthMode } from "../../../core/nats/connection-form.ts";
 import type { NatsRequestOutcome, NatsSession } from "../../../core/nats/index.ts";
 
-export type AuthMode = "none" | "userpass" | "token";
 export type PayloadMode = "json" | "text";
 
 const encoder = new TextEncoder();
