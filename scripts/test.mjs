@@ -5,7 +5,7 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { ROOT, checkNode, ensureBuild, ensureDependencies, say } from "./bootstrap-lib.mjs";
+import { ROOT, checkNode, ensureDependencies, say } from "./bootstrap-lib.mjs";
 
 const REPORTS = join(ROOT, ".reports");
 const SYSTEM_PACKAGES = [
@@ -93,9 +93,7 @@ stage("type-check", "npm", ["run", "--silent", "check"]);
 stage("lint", "npm", ["run", "--silent", "lint"]);
 stage("unit tests", "npx", vitest("unit"), vitestCounts(join(REPORTS, "unit.json")));
 stage("integration tests (real nats-server)", "npx", vitest("integration"), vitestCounts(join(REPORTS, "integration.json")));
-process.stdout.write("\n━━ build ━━\n");
-ensureBuild({ force: true });
-results.push({ name: "build", ok: true, seconds: 0, passed: 1, failed: 0, skipped: 0, unit: "check" });
+stage("build", "npm", ["run", "--silent", "build"]);
 stage("bundle budget", "node", ["scripts/budget.mjs"]);
 stage("end-to-end (Playwright, Chromium)", "npx", ["playwright", "test", "-c", "tests/e2e/playwright.config.ts"], playwrightCounts(join(REPORTS, "e2e.json")));
 
