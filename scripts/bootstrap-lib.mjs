@@ -78,12 +78,12 @@ function fingerprint(path, parts) {
 }
 
 /** `npm run build` when the built SPA or server is missing or older than its sources. */
-export function ensureBuild({ force = false } = {}) {
+export function ensureBuild() {
   const parts = [];
   for (const input of BUILD_INPUTS) fingerprint(join(ROOT, input), parts);
   const want = sha(parts.join("\n"));
   const built = existsSync(join(ROOT, "dist/client/index.html")) && existsSync(join(ROOT, "dist/server/cli.js"));
-  if (!force && built && readOr(BUILD_STAMP, "") === want) return false;
+  if (built && readOr(BUILD_STAMP, "") === want) return false;
   say("building the app (vite build)…");
   run("npm", ["run", "--silent", "build"]);
   mkdirSync(dirname(BUILD_STAMP), { recursive: true });

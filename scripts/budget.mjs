@@ -9,8 +9,8 @@ import { gzipSync } from "node:zlib";
 
 export const DEFAULT_BUDGET_BYTES = 150 * 1024;
 
-/** File names that only Monaco's modules and workers produce. */
-const MONACO_NAME = /monaco|editor\.(?:api|main|worker)|json\.worker|jsonMode|codicon/i;
+/** File names (and so URLs) that only Monaco's modules, workers and icon font produce. */
+export const MONACO_NAME = /monaco|editor\.(?:api|main|worker)|json\.worker|jsonMode|codicon/i;
 /** Strings that survive minification and occur in Monaco's own code or CSS, not in ours. */
 export const MONACO_MARKERS = ["MonacoEnvironment", ".monaco-editor", "monaco-editor-background"];
 

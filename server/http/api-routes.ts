@@ -1,7 +1,8 @@
 /** The /api route table: status and the workspace documents. */
 import type { BackendStatus } from "../../src/core/backend/backend-client.ts";
+import { isJsonObject } from "../../src/core/json/index.ts";
 import { DOCUMENT_KINDS, type DocumentKind, type DocumentStore } from "../../src/core/persist/document-store.ts";
-import { documentNameProblem, isDocumentKind } from "../../src/core/persist/names.ts";
+import { assertDocumentName, isDocumentKind } from "../../src/core/persist/names.ts";
 import { documentHttpError } from "./document-errors.ts";
 import { HttpError } from "./errors.ts";
 import type { Reply, Route, RouteRequest } from "./router.ts";
@@ -22,17 +23,20 @@ function kindOf(req: RouteRequest): DocumentKind {
 
 function nameOf(req: RouteRequest): string {
   const name = req.params.name ?? "";
-  const problem = documentNameProblem(name);
-  if (problem !== null) throw new HttpError(400, "invalid_name", `invalid document name ${JSON.stringify(name)}: ${problem}`);
+  try {
+    assertDocumentName(name);
+  } catch (err) {
+    throw documentHttpError(err);
+  }
   return name;
 }
 
 async function dataOf(req: RouteRequest): Promise<unknown> {
   const body = await req.json();
-  if (typeof body !== "object" || body === null || Array.isArray(body) || !("data" in body)) {
+  if (!isJsonObject(body) || !("data" in body)) {
     throw new HttpError(400, "invalid_body", 'expected a JSON object of the form {"data": …}');
   }
-  return (body as { data: unknown }).data;
+  return body.data;
 }
 
 /** Run a workspace operation, mapping document errors to HTTP ones. */

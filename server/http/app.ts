@@ -61,6 +61,12 @@ function requestTarget(req: IncomingMessage): Target {
 
 function buildHandler(options: HttpAppOptions, router: Router, policy: () => OriginPolicy, port: () => number): Handler {
   const { token, distDir, maxBodyBytes } = options;
+  // Resolved once it exists (the app may be built after the server starts), not per request.
+  let indexFile: string | null = null;
+  const isIndex = async (file: string): Promise<boolean> => {
+    indexFile ??= await resolveAsset(distDir, "/index.html");
+    return file === indexFile;
+  };
 
   async function api(req: IncomingMessage, res: ServerResponse, pathname: string): Promise<void> {
     if (!tokenMatches(token, bearerToken(req.headers.authorization))) {
@@ -91,7 +97,7 @@ function buildHandler(options: HttpAppOptions, router: Router, policy: () => Ori
     if (url.pathname === "/" || url.pathname === "/index.html") return serveIndex(req, res, url.searchParams, indexOptions);
     const file = await resolveAsset(distDir, url.pathname);
     if (file === null) throw new HttpError(404, "not_found", `nothing at ${url.pathname}`);
-    if (file === (await resolveAsset(distDir, "/index.html"))) return serveIndex(req, res, url.searchParams, indexOptions);
+    if (await isIndex(file)) return serveIndex(req, res, url.searchParams, indexOptions);
     await sendFile(res, file, url.pathname, req.method === "HEAD");
   }
 

@@ -17,8 +17,6 @@ export interface OriginPolicyOptions {
 export interface OriginPolicy {
   hostAllowed(host: string | undefined): boolean;
   originAllowed(origin: string | undefined): boolean;
-  /** The allowed hosts, for diagnostics. */
-  readonly hosts: ReadonlySet<string>;
   /** The allowed origins, e.g. to hand to nats-server's websocket allow-list. */
   readonly origins: ReadonlySet<string>;
 }
@@ -74,7 +72,6 @@ export function originPolicy(options: OriginPolicyOptions): OriginPolicy {
     hosts.add(new URL(origin).host.toLowerCase());
   }
   return {
-    hosts,
     origins,
     hostAllowed: (host) => host !== undefined && hosts.has(host.toLowerCase()),
     originAllowed: (origin) => origin === undefined || origins.has(origin.toLowerCase()),

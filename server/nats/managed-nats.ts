@@ -8,9 +8,8 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { get } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { findExecutable } from "./find-binary.ts";
+import { findExecutable, NATS_SERVER_DIRS } from "./find-binary.ts";
 
-export { NATS_SERVER_DIRS } from "./find-binary.ts";
 import { freePorts } from "./free-port.ts";
 import { guardChild } from "./watchdog.ts";
 
@@ -59,9 +58,11 @@ export class NatsStartError extends Error {
   }
 }
 
-/** The one-line hint when the binary is missing. */
-export const MISSING_NATS_MESSAGE =
-  "nats-server not found on PATH or in /usr/sbin, /usr/local/sbin, /usr/local/bin, /usr/bin; install it with 'sudo apt-get install nats-server' (or set NATS_URL to use a running server)";
+/** The one-line hint when the binary is missing, naming where it was looked for. */
+export function missingNatsMessage(searchDirs: readonly string[] = NATS_SERVER_DIRS): string {
+  const where = ["PATH", ...searchDirs].join(", ");
+  return `nats-server not found on ${where}; install it with 'sudo apt-get install nats-server' (or set NATS_URL to use a running server)`;
+}
 
 const STDERR_KEEP = 8192;
 
@@ -185,7 +186,7 @@ async function attempt(binary: string, options: NatsServerOptions): Promise<Atte
 export async function startNatsServer(options: NatsServerOptions = {}): Promise<NatsStartResult> {
   const binary =
     options.binary ?? (await findExecutable("nats-server", options.pathEnv ?? process.env.PATH, options.searchDirs));
-  if (binary === null) return { ok: false, reason: "missing", message: MISSING_NATS_MESSAGE };
+  if (binary === null) return { ok: false, reason: "missing", message: missingNatsMessage(options.searchDirs) };
   const attempts = Math.max(1, options.attempts ?? 3);
   let last: NatsStartError | undefined;
   for (let i = 0; i < attempts; i++) {

@@ -1,10 +1,6 @@
 import { test as base } from "@playwright/test";
+import { BackendClient, type BackendStatus } from "../../src/core/backend/backend-client.ts";
 import { readAppInfo, type AppInfo } from "./app-info.ts";
-
-export interface BackendStatus {
-  readonly workspace: string;
-  readonly nats: { readonly mode: string; readonly url?: string; readonly wsUrl?: string };
-}
 
 /** `app` is the running backend; `status` is its /api/status, read with the launch token. */
 export const test = base.extend<{ app: AppInfo; status: BackendStatus }>({
@@ -13,9 +9,7 @@ export const test = base.extend<{ app: AppInfo; status: BackendStatus }>({
     await use(readAppInfo());
   },
   status: async ({ app }, use) => {
-    const res = await fetch(`${app.origin}/api/status`, { headers: { authorization: `Bearer ${app.token}` } });
-    if (!res.ok) throw new Error(`/api/status answered ${res.status}`);
-    await use((await res.json()) as BackendStatus);
+    await use(await new BackendClient({ fetch, token: app.token, baseUrl: app.origin }).status());
   },
 });
 

@@ -1,7 +1,8 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { waitForLaunchUrl } from "../helpers/launch-url.ts";
 import { APP_INFO_ENV, CHROMIUM, ROOT, type AppInfo } from "./app-info.ts";
 
 /**
@@ -20,8 +21,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     env: { ...process.env, NATS_URL: "" },
     stdio: ["ignore", "pipe", "pipe"],
   });
-  const url = await waitForUrl(child);
-  const info: AppInfo = { url, origin: new URL(url).origin, token: new URL(url).searchParams.get("token") ?? "" };
+  const url = await waitForLaunchUrl(child, 20_000);
+  const info: AppInfo = { url: url.href, origin: url.origin, token: url.searchParams.get("token") ?? "" };
   // Workers inherit the environment set here, so parallel runs never share a file.
   process.env[APP_INFO_ENV] = JSON.stringify(info);
   return async () => {
@@ -38,25 +39,4 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     });
     rmSync(workspace, { recursive: true, force: true });
   };
-}
-
-function waitForUrl(child: ChildProcess): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let out = "";
-    let err = "";
-    const timer = setTimeout(() => reject(new Error(`backend did not print its URL in 20 s\n${out}\n${err}`)), 20_000);
-    child.stdout?.on("data", (d: Buffer) => {
-      out += d.toString();
-      const m = /(http:\/\/127\.0\.0\.1:\d+\/\?token=[A-Za-z0-9_-]+)/.exec(out);
-      if (m?.[1]) {
-        clearTimeout(timer);
-        resolve(m[1]);
-      }
-    });
-    child.stderr?.on("data", (d: Buffer) => (err += d.toString()));
-    child.once("exit", (code) => {
-      clearTimeout(timer);
-      reject(new Error(`backend exited with ${code} before serving\n${out}\n${err}`));
-    });
-  });
 }

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { sinkLogger } from "../../src/core/env/defaults.ts";
 import { startBackend, type Backend, type BackendOptions } from "../../server/backend.ts";
 import { main, type CliIo } from "../../server/cli.ts";
+import { launchUrlIn } from "./launch-url.ts";
 
 export interface RawResponse {
   readonly status: number;
@@ -175,10 +176,12 @@ export function runCli(args: readonly string[], env: Record<string, string> = {}
     stderr,
     done,
     stop: () => controller.abort(),
+    // Output arrives through the injected io, not a child's pipe, so this polls the captured
+    // lines and watches `done` instead of waiting on stream and exit events.
     async launchUrl() {
       for (let i = 0; i < 400; i++) {
-        const line = stdout.join("").match(/Patchbay is running at (\S+)/);
-        if (line?.[1]) return new URL(line[1]);
+        const url = launchUrlIn(stdout.join(""));
+        if (url) return url;
         if (exited) break;
         await new Promise((r) => setTimeout(r, 25));
       }

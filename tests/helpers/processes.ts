@@ -1,3 +1,4 @@
+import { createServer } from "node:net";
 import { afterEach } from "vitest";
 import { runCli, type CliRun } from "./http-client.ts";
 
@@ -9,6 +10,15 @@ export function alive(pid: number): boolean {
   } catch {
     return false;
   }
+}
+
+/** Whether nothing listens on this loopback port: a probe can bind it, and is closed again at once. */
+export function portFree(port: number, host = "127.0.0.1"): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.once("error", () => resolve(false));
+    probe.listen({ host, port }, () => probe.close(() => resolve(true)));
+  });
 }
 
 /**

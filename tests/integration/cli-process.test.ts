@@ -7,6 +7,7 @@ import { build } from "vite";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { alive } from "../helpers/processes.ts";
 import { send } from "../helpers/http-client.ts";
+import { waitForLaunchUrl } from "../helpers/launch-url.ts";
 
 const repo = fileURLToPath(new URL("../..", import.meta.url));
 let out: string;
@@ -46,17 +47,6 @@ function run(args: string[]): Proc {
   return proc;
 }
 
-async function launched(proc: Proc): Promise<URL> {
-  for (let i = 0; i < 400; i++) {
-    const m = proc.stdout.match(/Patchbay is running at (\S+)/);
-    if (m?.[1]) return new URL(m[1]);
-    if (proc.child.exitCode !== null) break;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error(`no URL printed; stderr: ${proc.stderr}`);
-}
-
-
 describe("the built CLI (dist/server/cli.js) as a real process", () => {
   it("builds to one ESM file whose import exposes main without running it", async () => {
     expect((await readdir(out)).filter((f) => f.endsWith(".js"))).toEqual(["cli.js"]);
@@ -82,7 +72,7 @@ describe("the built CLI (dist/server/cli.js) as a real process", () => {
     const ws = await mkdtemp(join(tmpdir(), "patchbay-proc-ws-"));
     try {
       const proc = run(["start", "--port", "0", "--workspace", ws, "--dist", out]);
-      const url = await launched(proc);
+      const url = await waitForLaunchUrl(proc.child, 10_000);
       const token = url.searchParams.get("token")!;
       const res = await send({ port: Number(url.port), path: "/api/status", headers: { authorization: `Bearer ${token}` } });
       expect(res.json<{ nats: { mode: string } }>().nats.mode).toBe("managed");
@@ -103,7 +93,7 @@ describe("the built CLI (dist/server/cli.js) as a real process", () => {
     const ws = await mkdtemp(join(tmpdir(), "patchbay-proc-ws-"));
     try {
       const proc = run(["start", "--port", "0", "--workspace", ws, "--dist", out]);
-      await launched(proc);
+      await waitForLaunchUrl(proc.child, 10_000);
       const pid = Number(proc.stderr.match(/nats-server started .*pid=(\d+)/)?.[1]);
       expect(alive(pid)).toBe(true);
       proc.child.kill("SIGKILL");

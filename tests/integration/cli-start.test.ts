@@ -6,7 +6,8 @@ import { connect } from "@nats-io/transport-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { BackendStatus } from "../../src/core/backend/backend-client.ts";
 import { errorOf, send } from "../helpers/http-client.ts";
-import { trackedCli } from "../helpers/processes.ts";
+import { portFree, trackedCli } from "../helpers/processes.ts";
+import { freePort } from "../../server/nats/free-port.ts";
 
 let root: string;
 let dist: string;
@@ -27,14 +28,6 @@ async function status(url: URL): Promise<BackendStatus> {
   const res = await send({ port: Number(url.port), path: "/api/status", headers: { authorization: `Bearer ${token}` } });
   expect(res.status).toBe(200);
   return res.json<BackendStatus>();
-}
-
-function listening(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const probe = createServer();
-    probe.once("error", () => resolve(true));
-    probe.listen({ host: "127.0.0.1", port }, () => probe.close(() => resolve(false)));
-  });
 }
 
 describe("patchbay start, in-process", () => {
@@ -71,7 +64,7 @@ describe("patchbay start, in-process", () => {
     expect(cli.stdout.join("")).toBe(`Patchbay is running at ${url.href}\n`);
     cli.stop();
     expect(await cli.done).toBe(0);
-    expect(await listening(port)).toBe(false);
+    expect(await portFree(port)).toBe(true);
     expect(cli.stderr.join("")).toMatch(/stopped/);
   });
 
@@ -89,8 +82,8 @@ describe("patchbay start, in-process", () => {
 
     cli.stop();
     expect(await cli.done).toBe(0);
-    expect(await listening(Number(new URL(st.nats.url!).port))).toBe(false);
-    expect(await listening(Number(new URL(st.nats.wsUrl!).port))).toBe(false);
+    expect(await portFree(Number(new URL(st.nats.url!).port))).toBe(true);
+    expect(await portFree(Number(new URL(st.nats.wsUrl!).port))).toBe(true);
   });
 
   it("without the nats-server binary prints the one-line hint and runs without NATS", async () => {
@@ -121,10 +114,7 @@ describe("patchbay start, in-process", () => {
   });
 
   it("takes the port from PORT when --port is absent", async () => {
-    const probe = createServer();
-    await new Promise<void>((r) => probe.listen({ host: "127.0.0.1", port: 0 }, r));
-    const port = (probe.address() as { port: number }).port;
-    await new Promise<void>((r) => probe.close(() => r()));
+    const port = await freePort();
     const cli = runCli(["start", "--no-nats", "--dist", dist, "--workspace", join(root, "ws5")], { PORT: String(port) });
     const url = await cli.launchUrl();
     expect(Number(url.port)).toBe(port);

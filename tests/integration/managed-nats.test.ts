@@ -1,15 +1,14 @@
 import { spawn } from "node:child_process";
 import { chmod, mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { get, request } from "node:http";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { connect } from "@nats-io/transport-node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { alive } from "../helpers/processes.ts";
+import { alive, portFree } from "../helpers/processes.ts";
 import { findExecutable } from "../../server/nats/find-binary.ts";
 import {
-  MISSING_NATS_MESSAGE,
+  missingNatsMessage,
   NatsStartError,
   startNatsServer,
   type ManagedNats,
@@ -60,15 +59,6 @@ function upgradeStatus(wsUrl: string, origin?: string): Promise<number> {
     req.end();
   });
 }
-
-function portFree(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const probe = createServer();
-    probe.once("error", () => resolve(false));
-    probe.listen({ host: "127.0.0.1", port }, () => probe.close(() => resolve(true)));
-  });
-}
-
 
 async function script(name: string, body: string): Promise<string> {
   const path = join(scratch, name);
@@ -153,9 +143,10 @@ describe("startNatsServer with the real nats-server", () => {
 describe("startNatsServer failures", () => {
   it("a missing binary is a typed result with a one-line install hint", async () => {
     const result = await startNatsServer({ pathEnv: scratch, searchDirs: [] });
-    expect(result).toEqual({ ok: false, reason: "missing", message: MISSING_NATS_MESSAGE });
-    expect(MISSING_NATS_MESSAGE).not.toContain("\n");
-    expect(MISSING_NATS_MESSAGE).toContain("apt-get install nats-server");
+    expect(result).toEqual({ ok: false, reason: "missing", message: missingNatsMessage([]) });
+    expect(missingNatsMessage([])).not.toContain("\n");
+    expect(missingNatsMessage([])).toContain("apt-get install nats-server");
+    expect(missingNatsMessage()).toContain("PATH, /usr/sbin, /usr/local/sbin");
   });
 
   it("a server that dies reports its stderr", async () => {

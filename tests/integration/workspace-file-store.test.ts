@@ -3,11 +3,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { DocumentError } from "../../src/core/persist/document-store.ts";
-import { fileDocumentStore, type FileDocumentStore } from "../../src/core/persist/node/file-store.ts";
+import type { DocumentStore } from "../../src/core/persist/document-store.ts";
+import { fileDocumentStore } from "../../src/core/persist/node/file-store.ts";
 
 let root: string;
 let workspace: string;
-let store: FileDocumentStore;
+let store: DocumentStore;
 let clock = 1_800_000_000_000;
 
 beforeEach(async () => {

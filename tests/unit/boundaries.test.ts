@@ -67,8 +67,13 @@ describe("the build gate refuses Node built-ins in the browser bundle", () => {
     expect(() => resolveId.call(ctx, source, "/src/core/x.ts")).toThrow(/cannot ship to the browser.*|Node built-in/);
   });
 
-  it("leaves a dependency's guarded built-in import to Vite's browser stub", () => {
+  it("leaves a known guarded probe to Vite's browser stub", () => {
     expect(resolveId.call(ctx, "crypto", "/work/node_modules/tweetnacl/nacl-fast.js")).toBeNull();
+  });
+
+  it("still fails on any other dependency's built-in import", () => {
+    expect(() => resolveId.call(ctx, "fs", "/work/node_modules/tweetnacl/nacl-fast.js")).toThrow(/Node built-in "fs"/);
+    expect(() => resolveId.call(ctx, "crypto", "/work/node_modules/some-lib/index.js")).toThrow(/Node built-in "crypto"/);
   });
 
   it("passes ordinary modules through", () => {

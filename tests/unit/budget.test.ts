@@ -6,31 +6,9 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 import { afterEach, describe, expect, it } from "vitest";
-
-interface BudgetFile {
-  name: string;
-  via: string;
-  bytes: number;
-  gzipBytes: number;
-  monaco: boolean;
-}
-interface BudgetResult {
-  files: BudgetFile[];
-  lazyMonaco: { name: string; gzipBytes: number }[];
-  totalGzip: number;
-  budgetBytes: number;
-  problems: string[];
-  ok: boolean;
-}
-interface BudgetApi {
-  measureBudget(options: { distDir: string; budgetBytes?: number }): BudgetResult;
-  formatReport(result: BudgetResult): string;
-  staticImports(code: string): string[];
-}
+import * as budget from "../../scripts/budget.mjs";
 
 const SCRIPT = join(dirname(fileURLToPath(import.meta.url)), "../../scripts/budget.mjs");
-// A plain .mjs script has no type declarations; its shape is spelled out above.
-const budget = (await import(SCRIPT)) as BudgetApi;
 
 const dirs: string[] = [];
 afterEach(() => {

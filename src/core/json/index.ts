@@ -1,3 +1,4 @@
+export { isJsonObject } from "./json-object.ts";
 export { JsonLocator, locatePointer, locatePointerKey } from "./locate.ts";
 export type { JsonLocation, LocateOptions } from "./locate.ts";
 export { parseJsonText } from "./parse-json-text.ts";

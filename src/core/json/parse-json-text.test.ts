@@ -53,6 +53,13 @@ describe("parseJsonText", () => {
     expect(objects.message).toMatch(/deeper than the limit/);
   });
 
+  it("does not count brackets inside strings, escaped quotes included, towards the depth", () => {
+    const text = `["\\"${"[{".repeat(5_000)}", {"k${"]".repeat(3_000)}": 1}]`;
+    const r = parseJsonText(text);
+    expect(r.ok).toBe(true);
+    expect(r.ok && r.value).toEqual(JSON.parse(text));
+  });
+
   it("honours a custom depth limit", () => {
     expect(parseJsonText("[[[]]]", 2).ok).toBe(false);
     expect(parseJsonText("[[[]]]", 3)).toEqual({ ok: true, value: [[[]]] });

@@ -7,16 +7,56 @@ export type ParseJsonResult =
   | { readonly ok: false; readonly message: string; readonly line: number; readonly column: number; readonly offset: number };
 
 /**
+ * Whether brackets outside strings ever nest deeper than `maxDepth`. One pass over the
+ * characters with no allocation; exact for valid JSON, and for invalid JSON it does not matter,
+ * because the scanner then has the final word.
+ */
+function nestsDeeperThan(text: string, maxDepth: number): boolean {
+  // Going deeper than maxDepth takes more than maxDepth opening brackets.
+  if (text.length <= maxDepth) return false;
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 91 || c === 123) {
+      if (++depth > maxDepth) return true;
+    } else if (c === 93 || c === 125) {
+      depth--;
+    } else if (c === 34) {
+      // Skip the string: up to the next quote that is not escaped.
+      for (i++; i < text.length; i++) {
+        const s = text.charCodeAt(i);
+        if (s === 92) i++;
+        else if (s === 34) break;
+      }
+    }
+  }
+  return false;
+}
+
+function scannedFailure(text: string, maxDepth: number): ParseJsonResult | null {
+  const { error } = scanJson(text, maxDepth);
+  if (!error) return null;
+  const { line, column } = new LineIndex(text).position(error.offset);
+  return { ok: false, message: error.message, line, column, offset: error.offset };
+}
+
+/**
  * Parses JSON text, reporting a syntax error at a 1-based line and column found by our own
  * scanner (engine error messages differ between browsers and Node, and some carry no position).
+ * Valid text costs one bracket-depth pass plus the native JSON.parse; the scanner only runs to
+ * explain a failure or a nesting past the limit.
  */
 export function parseJsonText(text: string, maxDepth = DEFAULT_MAX_DEPTH): ParseJsonResult {
-  const { error } = scanJson(text, maxDepth);
-  if (error) {
-    const { line, column } = new LineIndex(text).position(error.offset);
-    return { ok: false, message: error.message, line, column, offset: error.offset };
+  if (nestsDeeperThan(text, maxDepth)) {
+    const failure = scannedFailure(text, maxDepth);
+    if (failure) return failure;
   }
-  // The scanner accepted it, so this only materialises the value (natively, and with
-  // JSON.parse's duplicate-key rule).
-  return { ok: true, value: JSON.parse(text) as unknown };
+  try {
+    return { ok: true, value: JSON.parse(text) as unknown };
+  } catch (err) {
+    const failure = scannedFailure(text, maxDepth);
+    if (failure) return failure;
+    // The scanner accepts exactly what JSON.parse does, so this is a safety net only.
+    return { ok: false, message: (err as Error).message, line: 1, column: 1, offset: 0 };
+  }
 }

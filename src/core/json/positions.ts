@@ -36,11 +36,6 @@ export class LineIndex {
     this.#length = text.length;
   }
 
-  /** Number of lines (an empty text has one). */
-  get lineCount(): number {
-    return this.#starts.length;
-  }
-
   /** Position of an offset; offsets are clamped into the text. */
   position(offset: number): TextPosition {
     const at = Math.max(0, Math.min(offset, this.#length));

@@ -1,3 +1,4 @@
+import { isJsonObject } from "../json/json-object.ts";
 import type { AuthMode } from "./connection-form.ts";
 
 /**
@@ -22,15 +23,13 @@ export function toSavedConnection(servers: string, mode: AuthMode, user: string)
 
 /** Check a loaded document's data; anything unexpected is named, never guessed at. */
 export function parseSavedConnection(data: unknown): SavedConnectionResult {
-  if (typeof data !== "object" || data === null || Array.isArray(data)) return { ok: false, error: "not an object" };
-  const d = data as Record<string, unknown>;
-  if (d["protocol"] !== "nats") return { ok: false, error: `not a NATS connection (protocol ${JSON.stringify(d["protocol"])})` };
-  if (typeof d["servers"] !== "string" || d["servers"] === "") return { ok: false, error: "servers must be a non-empty string" };
-  const auth = d["auth"];
-  if (typeof auth !== "object" || auth === null) return { ok: false, error: "auth must be an object" };
-  const a = auth as Record<string, unknown>;
-  const mode = a["mode"];
+  if (!isJsonObject(data)) return { ok: false, error: "not an object" };
+  const { protocol, servers, auth } = data;
+  if (protocol !== "nats") return { ok: false, error: `not a NATS connection (protocol ${JSON.stringify(protocol)})` };
+  if (typeof servers !== "string" || servers === "") return { ok: false, error: "servers must be a non-empty string" };
+  if (!isJsonObject(auth)) return { ok: false, error: "auth must be an object" };
+  const { mode, user } = auth;
   if (!MODES.includes(mode as AuthMode)) return { ok: false, error: `unknown auth mode ${JSON.stringify(mode)}` };
-  if (a["user"] !== undefined && typeof a["user"] !== "string") return { ok: false, error: "auth.user must be a string" };
-  return { ok: true, connection: toSavedConnection(d["servers"], mode as AuthMode, (a["user"] as string | undefined) ?? "") };
+  if (user !== undefined && typeof user !== "string") return { ok: false, error: "auth.user must be a string" };
+  return { ok: true, connection: toSavedConnection(servers, mode as AuthMode, user ?? "") };
 }

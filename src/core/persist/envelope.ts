@@ -3,6 +3,7 @@
  * version around the payload, so a newer Patchbay can upgrade what an older one wrote and an
  * older one refuses what it cannot understand instead of clobbering it.
  */
+import { isJsonObject } from "../json/json-object.ts";
 import { DocumentError, type DocumentKind } from "./document-store.ts";
 import { MIGRATIONS, type MigrationTable } from "./migrations.ts";
 
@@ -43,10 +44,6 @@ export function encodeEnvelope(
   return `${JSON.stringify(envelope, null, 2)}\n`;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 function parse(text: string, where: string): unknown {
   try {
     return JSON.parse(text);
@@ -67,7 +64,7 @@ export function decodeEnvelope(
 ): Decoded {
   const raw = parse(text, where);
   const expected = formatOf(kind);
-  if (!isRecord(raw)) throw new DocumentError("invalid_document", `${where} is not a Patchbay document (not an object)`);
+  if (!isJsonObject(raw)) throw new DocumentError("invalid_document", `${where} is not a Patchbay document (not an object)`);
   if (raw.format !== expected) {
     const found = typeof raw.format === "string" ? JSON.stringify(raw.format) : "no format field";
     throw new DocumentError("invalid_document", `${where} has format ${found}; expected "${expected}"`);

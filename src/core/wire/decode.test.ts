@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DECODE_LIMIT_BYTES, decodeFrame, utf8Text } from "./decode.ts";
+import { DECODE_LIMIT_BYTES, decodeFrame, exactUtf8Text, utf8Text } from "./decode.ts";
 
 const enc = new TextEncoder();
 
@@ -31,5 +31,15 @@ describe("utf8Text", () => {
   it("decodes valid UTF-8 including astral characters and refuses invalid bytes", () => {
     expect(utf8Text(enc.encode("héllo 🚀"))).toBe("héllo 🚀");
     expect(utf8Text(new Uint8Array([0xed, 0xa0, 0x80]))).toBeNull();
+  });
+});
+
+describe("exactUtf8Text", () => {
+  it("keeps a leading byte order mark where utf8Text drops it, and refuses invalid bytes", () => {
+    const bom = new Uint8Array([0xef, 0xbb, 0xbf, 0x41]);
+    expect(exactUtf8Text(bom)).toBe("\ufeffA");
+    expect(utf8Text(bom)).toBe("A");
+    expect(new TextEncoder().encode(exactUtf8Text(bom) ?? "")).toEqual(bom);
+    expect(exactUtf8Text(new Uint8Array([0xc3, 0x28]))).toBeNull();
   });
 });

@@ -1,14 +1,26 @@
+import { isJsonObject } from "../json/json-object.ts";
 import type { WireDecoded } from "./wire-entry.ts";
 
 /** Above this many bytes the decoded JSON view is skipped; the raw bytes are always kept. */
 export const DECODE_LIMIT_BYTES = 4 * 1024 * 1024;
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
+// ignoreBOM keeps a leading U+FEFF in the text, so the text re-encodes to the very same bytes.
+const exactUtf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
-/** UTF-8 text of the bytes, or null when they are not valid UTF-8. */
+/** UTF-8 text of the bytes (a leading BOM dropped), or null when they are not valid UTF-8. */
 export function utf8Text(bytes: Uint8Array): string | null {
   try {
     return utf8.decode(bytes);
+  } catch {
+    return null;
+  }
+}
+
+/** UTF-8 text of the bytes keeping a leading BOM, so it encodes back byte for byte; null when not valid UTF-8. */
+export function exactUtf8Text(bytes: Uint8Array): string | null {
+  try {
+    return exactUtf8.decode(bytes);
   } catch {
     return null;
   }
@@ -33,10 +45,9 @@ export function decodeFrame(bytes: Uint8Array): WireDecoded {
   } catch (err) {
     return { jsonError: `not JSON: ${(err as Error).message}` };
   }
-  if (json === null || typeof json !== "object" || Array.isArray(json)) return { json };
-  const obj = json as Record<string, unknown>;
-  const method = pickString(obj, "method");
-  const protocolId = pickString(obj, "protocol") ?? pickString(obj, "type");
+  if (!isJsonObject(json)) return { json };
+  const method = pickString(json, "method");
+  const protocolId = pickString(json, "protocol") ?? pickString(json, "type");
   return {
     json,
     ...(method !== undefined ? { method } : {}),

@@ -1,3 +1,4 @@
+import { isJsonObject } from "../json/json-object.ts";
 import type { WireChannel, WireDirection, WireEntry } from "./wire-entry.ts";
 
 /** "ok" is everything that is not an error; a number matches that exact status. */
@@ -23,22 +24,33 @@ export const SEARCH_PAYLOAD_LIMIT = 64 * 1024;
 // Notes the transports attach to failed exchanges ("no responders", "timeout after 5000 ms").
 const FAILURE_NOTE = /timeout|timed out|no responders|error|fail|refused|unreachable|abort|closed/i;
 
+// Entries are immutable, so what is derived from one (its error verdict, its lower-cased search
+// text) is worked out once and kept only as long as the entry itself is alive.
+const errorVerdicts = new WeakMap<WireEntry, boolean>();
+const haystacks = new WeakMap<WireEntry, string>();
+
+function failed(e: WireEntry): boolean {
+  if (e.status !== undefined && e.status >= 400) return true;
+  if (e.note !== undefined && FAILURE_NOTE.test(e.note)) return true;
+  const json = e.decoded.json;
+  return isJsonObject(json) && json.error != null;
+}
+
 /**
  * Whether an entry records a failure: status >= 400, a transport note saying the exchange
  * failed, or a JSON-RPC style reply carrying an `error` member.
  */
 export function isErrorEntry(e: WireEntry): boolean {
-  if (e.status !== undefined && e.status >= 400) return true;
-  if (e.note !== undefined && FAILURE_NOTE.test(e.note)) return true;
-  const json = e.decoded.json;
-  return typeof json === "object" && json !== null && !Array.isArray(json) && (json as { error?: unknown }).error != null;
+  let verdict = errorVerdicts.get(e);
+  if (verdict === undefined) {
+    verdict = failed(e);
+    errorVerdicts.set(e, verdict);
+  }
+  return verdict;
 }
 
 // Lossy decoding is fine here: this text is only searched, never shown or exported.
 const lenientUtf8 = new TextDecoder("utf-8");
-// Entries are immutable, so each one's lower-cased search text is built once and kept only as
-// long as the entry itself is alive.
-const haystacks = new WeakMap<WireEntry, string>();
 const SEP = "\u0000";
 
 function haystack(e: WireEntry): string {

@@ -1,9 +1,8 @@
 export { Base64Error, decodeBase64, encodeBase64 } from "./base64.ts";
-export { decodeFrame, DECODE_LIMIT_BYTES, utf8Text } from "./decode.ts";
+export { decodeFrame, DECODE_LIMIT_BYTES, exactUtf8Text, utf8Text } from "./decode.ts";
 export { compileWireFilter, filterWireEntries, isErrorEntry, SEARCH_PAYLOAD_LIMIT } from "./filter.ts";
 export type { WireFilterSpec, WireStatusFilter } from "./filter.ts";
 export {
-  exportWireJsonl,
   importWireJsonl,
   replaceLogContents,
   WIRE_JSONL_FORMAT,
@@ -15,4 +14,5 @@ export { wireEntryLine } from "./jsonl-entry.ts";
 export type { WireExportMeta, WireImportProblem, WireImportResult, WireJsonlHeader, WireRestoreOutcome } from "./jsonl.ts";
 export { DEFAULT_WIRE_CAPACITY, WireLog } from "./wire-log.ts";
 export type { WireLogSnapshot } from "./wire-log.ts";
+export { WIRE_CHANNELS } from "./wire-entry.ts";
 export type { WireChannel, WireDecoded, WireDirection, WireEntry, WireFrameInput } from "./wire-entry.ts";

@@ -1,18 +1,15 @@
 /** One wire log entry as a JSONL line, and back: the per-entry half of the export format. */
+import { isJsonObject } from "../json/json-object.ts";
 import { Base64Error, decodeBase64, encodeBase64 } from "./base64.ts";
-import { decodeFrame } from "./decode.ts";
-import type { WireChannel, WireDirection, WireEntry } from "./wire-entry.ts";
+import { decodeFrame, exactUtf8Text } from "./decode.ts";
+import { WIRE_CHANNELS, type WireChannel, type WireDirection, type WireEntry } from "./wire-entry.ts";
 
-// ignoreBOM keeps a leading U+FEFF in the text, so the text form re-encodes to the same bytes.
-const exactUtf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 const encoder = new TextEncoder();
 
 function payloadField(bytes: Uint8Array): { text: string } | { base64: string } {
-  try {
-    return { text: exactUtf8.decode(bytes) };
-  } catch {
-    return { base64: encodeBase64(bytes) };
-  }
+  // The exact decoder keeps a leading BOM, so the text form re-encodes to the same bytes.
+  const text = exactUtf8Text(bytes);
+  return text !== null ? { text } : { base64: encodeBase64(bytes) };
 }
 
 /** One entry as its JSONL line (without the newline). The decoded view is not written. */
@@ -34,18 +31,9 @@ export function wireEntryLine(e: WireEntry): string {
   });
 }
 
-/** A parsed JSON object. */
-export type Json = Record<string, unknown>;
-
-/** A plain JSON object (not null, not an array). */
-export function isObject(v: unknown): v is Json {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
 /** A non-negative safe integer. */
 export const isCount = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) >= 0;
 
-const CHANNELS: readonly WireChannel[] = ["mcp", "a2a-http", "nats"];
 const DIRECTIONS: readonly WireDirection[] = ["out", "in"];
 const KNOWN = new Set([
   "seq", "ts", "wall", "channel", "direction", "target", "headers", "correlationId", "status", "rttMs", "note", "size", "bytes",
@@ -60,14 +48,14 @@ function fail(message: string): never {
 
 const show = (v: unknown): string => (v === undefined ? "nothing" : JSON.stringify(v).slice(0, 60));
 
-function finite(o: Json, key: string, optional: boolean): number | undefined {
+function finite(o: Record<string, unknown>, key: string, optional: boolean): number | undefined {
   const v = o[key];
   if (v === undefined && optional) return undefined;
   if (typeof v !== "number" || !Number.isFinite(v)) fail(`"${key}" must be a finite number, got ${show(v)}`);
   return v;
 }
 
-function text(o: Json, key: string, optional: boolean): string | undefined {
+function text(o: Record<string, unknown>, key: string, optional: boolean): string | undefined {
   const v = o[key];
   if (v === undefined && optional) return undefined;
   if (typeof v !== "string") fail(`"${key}" must be a string, got ${show(v)}`);
@@ -76,7 +64,7 @@ function text(o: Json, key: string, optional: boolean): string | undefined {
 
 function headersOf(v: unknown): Record<string, string[]> | undefined {
   if (v === undefined) return undefined;
-  if (!isObject(v)) fail(`"headers" must be an object of string arrays`);
+  if (!isJsonObject(v)) fail(`"headers" must be an object of string arrays`);
   const pairs = Object.entries(v).map(([name, values]): [string, string[]] => {
     if (!Array.isArray(values) || !values.every((x) => typeof x === "string")) {
       fail(`header ${JSON.stringify(name)} must be an array of strings`);
@@ -88,7 +76,7 @@ function headersOf(v: unknown): Record<string, string[]> | undefined {
 }
 
 function bytesOf(v: unknown): Uint8Array {
-  if (!isObject(v)) fail(`"bytes" must be {"text": …} or {"base64": …}`);
+  if (!isJsonObject(v)) fail(`"bytes" must be {"text": …} or {"base64": …}`);
   const keys = Object.keys(v);
   if (keys.length !== 1) fail(`"bytes" must have exactly one of "text" or "base64"`);
   if (typeof v.text === "string") {
@@ -108,12 +96,12 @@ function bytesOf(v: unknown): Uint8Array {
 
 /** Validate one parsed entry line into an entry, collecting any unknown field names. */
 export function entryFrom(raw: unknown, unknownKeys: string[]): WireEntry {
-  if (!isObject(raw)) fail("an entry must be a JSON object");
+  if (!isJsonObject(raw)) fail("an entry must be a JSON object");
   for (const k of Object.keys(raw)) if (!KNOWN.has(k)) unknownKeys.push(k);
   const seq = raw.seq;
   if (!Number.isSafeInteger(seq) || (seq as number) < 1) fail(`"seq" must be a positive integer, got ${show(seq)}`);
   const channel = raw.channel as WireChannel;
-  if (!CHANNELS.includes(channel)) fail(`"channel" must be one of ${CHANNELS.join(", ")}, got ${show(channel)}`);
+  if (!WIRE_CHANNELS.includes(channel)) fail(`"channel" must be one of ${WIRE_CHANNELS.join(", ")}, got ${show(channel)}`);
   const direction = raw.direction as WireDirection;
   if (!DIRECTIONS.includes(direction)) fail(`"direction" must be "out" or "in", got ${show(direction)}`);
   const status = raw.status;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { manualClock } from "../env/defaults.ts";
 import { decodeFrame, DECODE_LIMIT_BYTES } from "./decode.ts";
-import { exportWireJsonl, importWireJsonl, replaceLogContents, WireImportError, wireJsonlLines } from "./jsonl.ts";
+import { importWireJsonl, replaceLogContents, WireImportError, wireJsonlLines, type WireExportMeta } from "./jsonl.ts";
 import type { WireEntry, WireFrameInput } from "./wire-entry.ts";
 import { WireLog } from "./wire-log.ts";
 
@@ -20,6 +20,11 @@ function recorded(frames: WireFrameInput[], capacity = 1000): WireEntry[] {
     log.record(f);
   }
   return log.entries();
+}
+
+/** The whole export as one string, as a download would hold it. */
+function exportWireJsonl(entries: readonly WireEntry[], meta: WireExportMeta): string {
+  return Array.from(wireJsonlLines(entries, meta)).join("");
 }
 
 function lines(text: string): string[] {
@@ -50,7 +55,7 @@ function pseudoRandomBytes(length: number): Uint8Array {
   return out;
 }
 
-describe("exportWireJsonl", () => {
+describe("wireJsonlLines", () => {
   it("writes the header, then one line per entry with every field and no decoded view", () => {
     const entries = recorded([
       frame(enc.encode('{"method":"tools/list"}'), {
@@ -98,9 +103,11 @@ describe("exportWireJsonl", () => {
     expect(out).toEqual([{ base64: "/wBB" }, { base64: "7aCA" }, { text: "plain é" }]);
   });
 
-  it("streams the same lines it joins", () => {
-    const entries = recorded([frame(enc.encode("a")), frame(enc.encode("b"))]);
-    expect(Array.from(wireJsonlLines(entries, META)).join("")).toBe(exportWireJsonl(entries, META));
+  it("streams one newline-terminated line per chunk", () => {
+    const entries = recorded([frame(enc.encode("a\nb")), frame(enc.encode("c"))]);
+    const chunks = Array.from(wireJsonlLines(entries, META));
+    expect(chunks).toHaveLength(3);
+    for (const chunk of chunks) expect(chunk.indexOf("\n")).toBe(chunk.length - 1);
   });
 });
 

@@ -1,4 +1,5 @@
-import { entryFrom, isCount, isObject, LineError, wireEntryLine } from "./jsonl-entry.ts";
+import { isJsonObject } from "../json/json-object.ts";
+import { entryFrom, isCount, LineError, wireEntryLine } from "./jsonl-entry.ts";
 import type { WireEntry } from "./wire-entry.ts";
 import type { WireLog } from "./wire-log.ts";
 
@@ -58,11 +59,6 @@ export function* wireJsonlLines(entries: readonly WireEntry[], meta: WireExportM
   for (const e of entries) yield wireEntryLine(e) + "\n";
 }
 
-/** The whole export as one string. */
-export function exportWireJsonl(entries: readonly WireEntry[], meta: WireExportMeta): string {
-  return Array.from(wireJsonlLines(entries, meta)).join("");
-}
-
 function parseHeader(line: string, n: number): WireJsonlHeader {
   const at = `line ${n}`;
   let raw: unknown;
@@ -71,7 +67,7 @@ function parseHeader(line: string, n: number): WireJsonlHeader {
   } catch (err) {
     throw new WireImportError(`${at}: not a Patchbay wire log: the header is not JSON (${(err as Error).message})`);
   }
-  if (!isObject(raw) || raw.format !== WIRE_JSONL_FORMAT) {
+  if (!isJsonObject(raw) || raw.format !== WIRE_JSONL_FORMAT) {
     throw new WireImportError(`${at}: not a Patchbay wire log: the header must have "format": "${WIRE_JSONL_FORMAT}"`);
   }
   const { version, exportedAt, capacity, dropped, count } = raw;
@@ -155,8 +151,8 @@ export interface WireRestoreOutcome {
 
 /** Replace the log's contents with the entries; when they exceed its capacity the newest are kept. */
 export function replaceLogContents(log: WireLog, entries: readonly WireEntry[]): WireRestoreOutcome {
-  const dropped = Math.max(0, entries.length - log.capacity);
   log.clear();
   log.restore(entries);
-  return { kept: entries.length - dropped, dropped };
+  // clear() zeroed the dropped count, so what it holds now is exactly what restore() pushed out.
+  return { kept: log.size, dropped: log.dropped };
 }

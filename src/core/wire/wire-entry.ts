@@ -1,7 +1,10 @@
-/** One frame as it crossed a transport, recorded before anything parsed it. */
-export type WireChannel = "mcp" | "a2a-http" | "nats";
+/** Every transport the log records, in display order. */
+export const WIRE_CHANNELS = ["mcp", "a2a-http", "nats"] as const;
+/** The transport a frame crossed. */
+export type WireChannel = (typeof WIRE_CHANNELS)[number];
 export type WireDirection = "out" | "in";
 
+/** One frame as it crossed a transport, recorded before anything parsed it. */
 export interface WireFrameInput {
   readonly channel: WireChannel;
   readonly direction: WireDirection;

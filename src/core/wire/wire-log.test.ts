@@ -87,6 +87,33 @@ describe("WireLog", () => {
     expect(target.record(frame(3)).seq).toBe(3);
   });
 
+  it("counts its entries in O(1) as they come, go and are cleared", () => {
+    const log = new WireLog(manualClock(), 3);
+    expect(log.size).toBe(0);
+    for (let i = 1; i <= 5; i++) log.record(frame(i));
+    expect(log.size).toBe(3);
+    log.resize(2);
+    expect(log.size).toBe(2);
+    log.clear();
+    expect(log.size).toBe(0);
+  });
+
+  it("lists the distinct statuses present, ascending, forgetting those pushed out", async () => {
+    const log = new WireLog(manualClock(), 5);
+    for (const status of [503, undefined, 200, 503, 404]) log.record(frame(1, status === undefined ? {} : { status }));
+    await tick();
+    expect(log.snapshot.statuses).toEqual([200, 404, 503]);
+    log.record(frame(2)); // pushes out the first 503; the second one remains
+    log.record(frame(3)); // pushes out the status-less entry
+    log.record(frame(4, { status: 201 })); // pushes out 200
+    await tick();
+    expect(log.snapshot.statuses).toEqual([201, 404, 503]);
+    log.resize(2); // keeps frame 3 and the 201
+    expect(log.snapshot.statuses).toEqual([201]);
+    log.clear();
+    expect(log.snapshot.statuses).toEqual([]);
+  });
+
   it.each([0, -1, 1.5, Number.NaN, 10_000_001])("refuses capacity %s", (cap) => {
     expect(() => new WireLog(manualClock(), cap)).toThrow(RangeError);
     expect(() => new WireLog(manualClock(), 5).resize(cap)).toThrow(/capacity must be an integer/);

@@ -13,6 +13,8 @@ export interface WireLogSnapshot {
   readonly dropped: number;
   /** Total frames ever recorded (including dropped ones). */
   readonly total: number;
+  /** The distinct transport statuses among the entries, ascending. */
+  readonly statuses: readonly number[];
 }
 
 /**
@@ -27,9 +29,11 @@ export class WireLog extends SnapshotStore<WireLogSnapshot> {
   #dropped = 0;
   #seq = 0;
   #pending = false;
+  // Entries per status, kept as frames enter and leave the ring so listing them needs no rescan.
+  readonly #statusCounts = new Map<number, number>();
 
   constructor(clock: Clock, capacity = DEFAULT_WIRE_CAPACITY) {
-    super({ entries: [], capacity: checkCapacity(capacity), dropped: 0, total: 0 });
+    super({ entries: [], capacity: checkCapacity(capacity), dropped: 0, total: 0, statuses: [] });
     this.#clock = clock;
     this.#ring = new Array<WireEntry | undefined>(checkCapacity(capacity));
   }
@@ -41,6 +45,11 @@ export class WireLog extends SnapshotStore<WireLogSnapshot> {
   /** Frames pushed out of the ring so far, exact (the snapshot may lag one microtask). */
   get dropped(): number {
     return this.#dropped;
+  }
+
+  /** Entries currently held, exact and O(1) (the snapshot may lag one microtask). */
+  get size(): number {
+    return this.#count;
   }
 
   /** Record one frame verbatim and return the stored entry. */
@@ -70,6 +79,7 @@ export class WireLog extends SnapshotStore<WireLogSnapshot> {
     this.#start = 0;
     this.#count = 0;
     this.#dropped = 0;
+    this.#statusCounts.clear();
     this.#publish();
   }
 
@@ -82,6 +92,7 @@ export class WireLog extends SnapshotStore<WireLogSnapshot> {
     this.#start = 0;
     this.#count = 0;
     this.#dropped += overflow;
+    this.#statusCounts.clear();
     for (const e of keep.slice(overflow)) this.#pushRaw(e);
     this.#publish();
   }
@@ -97,10 +108,20 @@ export class WireLog extends SnapshotStore<WireLogSnapshot> {
       this.#ring[(this.#start + this.#count) % cap] = entry;
       this.#count++;
     } else {
+      this.#tally(this.#ring[this.#start], -1);
       this.#ring[this.#start] = entry;
       this.#start = (this.#start + 1) % cap;
       this.#dropped++;
     }
+    this.#tally(entry, 1);
+  }
+
+  #tally(entry: WireEntry | undefined, delta: 1 | -1): void {
+    const status = entry?.status;
+    if (status === undefined) return;
+    const n = (this.#statusCounts.get(status) ?? 0) + delta;
+    if (n > 0) this.#statusCounts.set(status, n);
+    else this.#statusCounts.delete(status);
   }
 
   #ordered(): WireEntry[] {
@@ -125,6 +146,7 @@ export class WireLog extends SnapshotStore<WireLogSnapshot> {
       capacity: this.#ring.length,
       dropped: this.#dropped,
       total: this.#count + this.#dropped,
+      statuses: [...this.#statusCounts.keys()].sort((a, b) => a - b),
     });
   }
 

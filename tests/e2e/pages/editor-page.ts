@@ -1,7 +1,8 @@
 import { expect, type Locator, type Page } from "@playwright/test";
+import { MONACO_NAME } from "../../../scripts/budget.mjs";
 
-/** File names of Monaco's lazily loaded chunks and workers (see scripts/budget.mjs). */
-export const MONACO_URL = /monaco|editor\.worker|json\.worker|jsonMode|codicon/i;
+/** URLs of Monaco's lazily loaded chunks, workers and font: the pattern the bundle budget uses. */
+export const MONACO_URL = MONACO_NAME;
 
 /**
  * One JsonEditor, found by its accessible label: the editable surface is named `label`, the

@@ -19,10 +19,6 @@ export interface FileStoreOptions {
   readonly migrations?: MigrationTable;
 }
 
-/** A DocumentStore that also tells where a document lives on disk. */
-export interface FileDocumentStore extends DocumentStore {
-  pathOf(kind: DocumentKind, name: string): string;
-}
 
 const UNREADABLE = new Set(["corrupt", "unknown_version", "invalid_document"]);
 
@@ -71,7 +67,7 @@ async function syncDir(dir: string): Promise<void> {
 }
 
 /** Create the file-backed store. */
-export function fileDocumentStore(options: FileStoreOptions): FileDocumentStore {
+export function fileDocumentStore(options: FileStoreOptions): DocumentStore {
   const { root } = options;
   const now = options.now ?? (() => Date.now());
   const table = options.migrations ?? MIGRATIONS;
@@ -125,8 +121,6 @@ export function fileDocumentStore(options: FileStoreOptions): FileDocumentStore 
   }
 
   return {
-    pathOf,
-
     async list(kind) {
       assertDocumentKind(kind);
       const dir = join(root, kind);

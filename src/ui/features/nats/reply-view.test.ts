@@ -1,14 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { formatRtt, payloadView, summarize } from "./reply-view.ts";
+import { replyBody, summarize } from "./reply-view.ts";
 
 const enc = new TextEncoder();
 
 describe("reply view", () => {
-  it("formats RTT with 0.1 ms resolution", () => {
-    expect(formatRtt(1.26)).toBe("1.3 ms");
-    expect(formatRtt(0)).toBe("0.0 ms");
-  });
-
   it("names every outcome in plain words", () => {
     const msg = { subject: "_INBOX.x", data: enc.encode("{}") };
     expect(summarize({ kind: "reply", message: msg, rttMs: 1 })).toMatchObject({ tone: "ok", title: "Reply", detail: "2 bytes" });
@@ -20,10 +15,20 @@ describe("reply view", () => {
     ).toBe("Status 408");
   });
 
-  it("shows JSON pretty, text as is, binary as a note, empty as empty", () => {
-    expect(payloadView({ subject: "s", data: enc.encode('{"a":[1]}') })).toEqual({ kind: "json", text: '{\n  "a": [\n    1\n  ]\n}' });
-    expect(payloadView({ subject: "s", data: enc.encode("plain") })).toEqual({ kind: "text", text: "plain" });
-    expect(payloadView({ subject: "s", data: new Uint8Array([0xff, 0xfe]) }).kind).toBe("binary");
-    expect(payloadView({ subject: "s", data: new Uint8Array() }).kind).toBe("empty");
+  it("formats RTT with 0.1 ms resolution and grouped thousands", () => {
+    expect(summarize({ kind: "no-responders", rttMs: 1.26 }).rtt).toBe("1.3 ms");
+    expect(summarize({ kind: "no-responders", rttMs: 0 }).rtt).toBe("0.0 ms");
+    expect(summarize({ kind: "no-responders", rttMs: 1234.5 }).rtt).toBe("1,234.5 ms");
+  });
+
+  it("shows JSON pretty, text as is, binary as hex, empty as empty", () => {
+    expect(replyBody({ subject: "s", data: enc.encode('{"a":[1]}') })).toEqual({
+      kind: "json",
+      body: '{\n  "a": [\n    1\n  ]\n}',
+      truncated: null,
+    });
+    expect(replyBody({ subject: "s", data: enc.encode("plain") })).toEqual({ kind: "text", body: "plain", truncated: null });
+    expect(replyBody({ subject: "s", data: new Uint8Array([0xff, 0xfe]) }).kind).toBe("hex");
+    expect(replyBody({ subject: "s", data: new Uint8Array() }).kind).toBe("empty");
   });
 });

@@ -1,16 +1,13 @@
 import type { NatsMessage, NatsRequestOutcome } from "../../../core/nats/index.ts";
-import { decodeFrame, utf8Text } from "../../../core/wire/index.ts";
+import { decodeFrame } from "../../../core/wire/index.ts";
+import { formatRtt } from "../../lib/format.ts";
+import { payloadView, prettyJson } from "../../lib/payload-view.ts";
 
 export interface ReplySummary {
   readonly tone: "ok" | "warn" | "bad";
   readonly title: string;
   readonly detail: string;
   readonly rtt: string;
-}
-
-/** Round-trip time in ms with 0.1 ms resolution. */
-export function formatRtt(ms: number): string {
-  return `${ms.toFixed(1)} ms`;
 }
 
 export function summarize(outcome: NatsRequestOutcome): ReplySummary {
@@ -30,12 +27,17 @@ export function summarize(outcome: NatsRequestOutcome): ReplySummary {
   }
 }
 
-/** The reply payload for display: pretty JSON when it parses, else the text, else a note. */
-export function payloadView(message: NatsMessage): { kind: "json" | "text" | "binary" | "empty"; text: string } {
-  if (message.data.byteLength === 0) return { kind: "empty", text: "" };
-  const decoded = decodeFrame(message.data);
-  if (decoded.json !== undefined) return { kind: "json", text: JSON.stringify(decoded.json, null, 2) };
-  const text = utf8Text(message.data);
-  if (text !== null) return { kind: "text", text };
-  return { kind: "binary", text: `${message.data.byteLength} bytes of binary data (see the Traffic log for a hex view)` };
+export interface ReplyBody {
+  readonly kind: "json" | "text" | "hex" | "empty";
+  readonly body: string;
+  /** Marker naming what was cut for display, or null when everything is shown. */
+  readonly truncated: string | null;
+}
+
+/** The reply payload for display: pretty JSON when it parses, else the Traffic payload view. */
+export function replyBody(message: NatsMessage): ReplyBody {
+  if (message.data.byteLength === 0) return { kind: "empty", body: "", truncated: null };
+  const { json } = decodeFrame(message.data);
+  if (json !== undefined) return { kind: "json", ...prettyJson(json) };
+  return payloadView(message.data);
 }

@@ -34,7 +34,7 @@ export async function importIntoLog(log: WireLog, file: File): Promise<ImportRep
   }
   try {
     const result = importWireJsonl(text);
-    const replaced = log.entries().length;
+    const replaced = log.size;
     const { dropped } = replaceLogContents(log, result.entries);
     return {
       kind: "done",
@@ -53,8 +53,7 @@ export async function importIntoLog(log: WireLog, file: File): Promise<ImportRep
 
 /** Offer the whole log as `patchbay-traffic-<timestamp>.jsonl`; returns the file name. */
 export function downloadLog(log: WireLog, wallNow: number): string {
-  const entries = log.entries();
-  const lines = wireJsonlLines(entries, { capacity: log.capacity, dropped: log.dropped, exportedAt: wallNow });
+  const lines = wireJsonlLines(log.entries(), { capacity: log.capacity, dropped: log.dropped, exportedAt: wallNow });
   const name = `patchbay-traffic-${fileTimestamp(wallNow)}.jsonl`;
   downloadBlob(new Blob(Array.from(lines), { type: "application/x-ndjson" }), name);
   return name;

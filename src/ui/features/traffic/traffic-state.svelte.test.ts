@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { manualClock } from "../../../core/env/index.ts";
-import { exportWireJsonl, WireLog, type WireFrameInput } from "../../../core/wire/index.ts";
+import { WireLog, wireJsonlLines, type WireFrameInput } from "../../../core/wire/index.ts";
 import { TrafficState } from "./traffic-state.svelte.ts";
 
 const enc = new TextEncoder();
@@ -10,21 +10,27 @@ function frame(target: string, extra: Partial<WireFrameInput> = {}): WireFrameIn
 }
 
 async function setup() {
-  const log = new WireLog(manualClock(), 100);
+  // The state reads only the injected clock; timers are faked separately and kept in step.
+  const clock = manualClock();
+  const advance = (ms: number): void => {
+    clock.advance(ms);
+    vi.advanceTimersByTime(ms);
+  };
+  const log = new WireLog(clock, 100);
   log.record(frame("alpha"));
   log.record(frame("beta", { channel: "mcp" }));
   log.record(frame("gamma", { channel: "a2a-http", status: 500 }));
-  const traffic = new TrafficState(log);
+  const traffic = new TrafficState(log, clock);
   const stop = traffic.connect();
   await Promise.resolve(); // the log publishes its snapshot in a microtask
-  return { log, traffic, stop };
+  return { log, traffic, stop, advance };
 }
 
 const targets = (t: TrafficState) => t.filtered.map((e) => e.target);
 
 describe("TrafficState", () => {
   beforeEach(() => {
-    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "performance"] });
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
   });
   afterEach(() => {
     vi.useRealTimers();
@@ -58,21 +64,21 @@ describe("TrafficState", () => {
   });
 
   it("follows live frames, throttled, and stops following when disconnected", async () => {
-    const { log, traffic, stop } = await setup();
-    vi.advanceTimersByTime(1000);
+    const { log, traffic, stop, advance } = await setup();
+    advance(1000);
     log.record(frame("delta"));
     await Promise.resolve();
     expect(targets(traffic)).toContain("delta"); // first change after a quiet spell shows at once
     log.record(frame("epsilon"));
     await Promise.resolve();
     expect(targets(traffic)).not.toContain("epsilon");
-    vi.advanceTimersByTime(100);
+    advance(100);
     expect(targets(traffic)).toContain("epsilon");
     stop();
-    vi.advanceTimersByTime(1000);
+    advance(1000);
     log.record(frame("zeta"));
     await Promise.resolve();
-    vi.advanceTimersByTime(1000);
+    advance(1000);
     expect(targets(traffic)).not.toContain("zeta");
   });
 
@@ -95,7 +101,7 @@ describe("TrafficState", () => {
     const { log, traffic, stop } = await setup();
     const source = new WireLog(manualClock(), 10);
     for (let i = 0; i < 5; i++) source.record(frame(`imported-${i}`));
-    const text = exportWireJsonl(source.entries(), { capacity: 10, dropped: 0, exportedAt: 0 });
+    const text = Array.from(wireJsonlLines(source.entries(), { capacity: 10, dropped: 0, exportedAt: 0 })).join("");
     const lines = text.split("\n");
     lines.splice(2, 0, "{oops");
     const file = new File([lines.join("\n")], "capture.jsonl");

@@ -1,3 +1,4 @@
+import type { Clock } from "../../../core/env/index.ts";
 import {
   filterWireEntries,
   type WireChannel,
@@ -6,10 +7,8 @@ import {
   type WireLogSnapshot,
   type WireStatusFilter,
 } from "../../../core/wire/index.ts";
-import { allChannels, distinctStatuses, toggled } from "./filter-options.ts";
-import { importIntoLog, type ImportReport } from "./traffic-io.ts";
-
-export { CHANNELS } from "./filter-options.ts";
+import { allChannels, toggled } from "./filter-options.ts";
+import { downloadLog, importIntoLog, type ImportReport } from "./traffic-io.ts";
 
 /** Quiet time after the last keystroke before a text filter is applied. */
 const TYPING_DEBOUNCE_MS = 150;
@@ -22,7 +21,8 @@ const LIVE_THROTTLE_MS = 100;
  */
 export class TrafficState {
   readonly log: WireLog;
-  #snapshot: WireLogSnapshot = $state.raw({ entries: [], capacity: 1, dropped: 0, total: 0 });
+  readonly #clock: Clock;
+  #snapshot: WireLogSnapshot = $state.raw({ entries: [], capacity: 1, dropped: 0, total: 0, statuses: [] });
   #appliedAt = Number.NEGATIVE_INFINITY;
   #liveTimer: ReturnType<typeof setTimeout> | undefined;
   #typingTimer: ReturnType<typeof setTimeout> | undefined;
@@ -49,11 +49,12 @@ export class TrafficState {
   readonly selectedIndex = $derived(this.selected ? this.filtered.indexOf(this.selected) : -1);
   /** Monotonic time of the oldest entry, the zero of the Time column. */
   readonly origin = $derived(this.#snapshot.entries[0]?.ts ?? 0);
-  /** Distinct statuses present, for the status select. */
-  readonly statuses: number[] = $derived(distinctStatuses(this.#snapshot.entries));
+  /** Distinct statuses present, for the status select (the log keeps them as frames come and go). */
+  readonly statuses: readonly number[] = $derived(this.#snapshot.statuses);
 
-  constructor(log: WireLog) {
+  constructor(log: WireLog, clock: Clock) {
     this.log = log;
+    this.#clock = clock;
     this.#snapshot = log.snapshot;
   }
 
@@ -74,14 +75,14 @@ export class TrafficState {
 
   #onChange(): void {
     if (this.#liveTimer !== undefined) return;
-    const wait = this.#appliedAt + LIVE_THROTTLE_MS - performance.now();
+    const wait = this.#appliedAt + LIVE_THROTTLE_MS - this.#clock.now();
     if (wait <= 0) return this.#applySnapshot();
     this.#liveTimer = setTimeout(() => this.#applySnapshot(), wait);
   }
 
   #applySnapshot(): void {
     this.#liveTimer = undefined;
-    this.#appliedAt = performance.now();
+    this.#appliedAt = this.#clock.now();
     this.#snapshot = this.log.snapshot;
   }
 
@@ -116,6 +117,11 @@ export class TrafficState {
     this.selected = null;
     this.report = null;
     this.refresh();
+  }
+
+  /** Offer the whole log as a JSONL download stamped with the wall clock; returns the file name. */
+  exportLog(): string {
+    return downloadLog(this.log, this.#clock.wallNow());
   }
 
   /** Replace the log with a JSONL file's entries and keep a report of what happened. */

@@ -1,4 +1,5 @@
-import { formatCount } from "../../lib/format.ts";
+import { exactUtf8Text } from "../../core/wire/index.ts";
+import { formatCount } from "./format.ts";
 
 /** Payloads longer than this are cut for display only; exports always carry every byte. */
 export const DISPLAY_LIMIT_BYTES = 256 * 1024;
@@ -10,21 +11,13 @@ export interface PayloadView {
   readonly truncated: string | null;
 }
 
-const exactUtf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
-
-function isUtf8(bytes: Uint8Array): boolean {
-  try {
-    exactUtf8.decode(bytes);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** The marker shown where a payload was cut for display. */
 export function truncationMarker(hidden: number, unit: "bytes" | "characters" = "bytes"): string {
   return `… ${formatCount(hidden)} more ${unit} not shown (kept whole in exports)`;
 }
+
+// Lenient on purpose: it only decodes the shown prefix of a payload known to be UTF-8 as a whole.
+const lenientUtf8 = new TextDecoder("utf-8", { ignoreBOM: true });
 
 const hex2 = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
 
@@ -50,14 +43,14 @@ export function hexDump(bytes: Uint8Array): string {
  * dump, in both cases cut at `limit` bytes with a marker saying how much is hidden.
  */
 export function payloadView(bytes: Uint8Array, limit = DISPLAY_LIMIT_BYTES): PayloadView {
-  const shown = bytes.subarray(0, limit);
-  const hidden = bytes.length - shown.length;
-  const truncated = hidden > 0 ? truncationMarker(hidden) : null;
-  if (isUtf8(bytes)) {
-    // A multi-byte character split by the cut decodes to U+FFFD; only the display sees it.
-    return { kind: "text", body: new TextDecoder("utf-8", { ignoreBOM: true }).decode(shown), truncated };
-  }
-  return { kind: "hex", body: hexDump(shown), truncated };
+  const text = exactUtf8Text(bytes);
+  const cut = bytes.length > limit;
+  const shown = cut ? bytes.subarray(0, limit) : bytes;
+  const truncated = cut ? truncationMarker(bytes.length - limit) : null;
+  if (text === null) return { kind: "hex", body: hexDump(shown), truncated };
+  // Uncut, the exact text is the body. A cut can split a multi-byte character, which then
+  // decodes to U+FFFD; only the display sees it.
+  return { kind: "text", body: cut ? lenientUtf8.decode(shown) : text, truncated };
 }
 
 /** Pretty-printed JSON, cut at `limit` characters with a marker. */
