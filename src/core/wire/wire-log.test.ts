@@ -119,3 +119,21 @@ describe("WireLog", () => {
     expect(() => new WireLog(manualClock(), 5).resize(cap)).toThrow(/capacity must be an integer/);
   });
 });
+
+describe("WireLog snapshots", () => {
+  it("report the size without building the entries array, and build it once when read", async () => {
+    const log = new WireLog(manualClock(), 1000);
+    for (let i = 0; i < 10; i++) log.record(frame(i));
+    await tick();
+    const snap = log.snapshot;
+    expect(snap.size).toBe(10);
+    const first = snap.entries;
+    expect(first).toHaveLength(10);
+    expect(snap.entries).toBe(first);
+    log.record(frame(10));
+    await tick();
+    expect(log.snapshot).not.toBe(snap);
+    expect(log.snapshot.size).toBe(11);
+    expect(log.snapshot.entries).not.toBe(first);
+  });
+});

@@ -6,8 +6,14 @@ import type { WireEntry, WireFrameInput } from "./wire-entry.ts";
 export const DEFAULT_WIRE_CAPACITY = 100_000;
 
 export interface WireLogSnapshot {
-  /** Oldest first. A fresh array on every change, so adapters can compare by identity. */
+  /**
+   * Oldest first; a fresh array per snapshot, so adapters can compare by identity. Built on first
+   * read (copying a full ring per burst of frames would dominate under load), so it holds the
+   * entries as of that read.
+   */
   readonly entries: readonly WireEntry[];
+  /** How many entries the log holds; reading it never builds the array. */
+  readonly size: number;
   readonly capacity: number;
   /** Frames pushed out of the ring since the log was created or cleared. */
   readonly dropped: number;
@@ -18,8 +24,8 @@ export interface WireLogSnapshot {
 }
 
 /**
- * A bounded ring of wire frames. Recording is O(1); the snapshot array is rebuilt lazily, at
- * most once per microtask, so a burst of frames costs one rebuild.
+ * A bounded ring of wire frames. Recording is O(1); a snapshot is published at most once per
+ * microtask, and its entries array is only built when someone reads it.
  */
 export class WireLog extends SnapshotStore<WireLogSnapshot> {
   readonly #clock: Clock;
@@ -33,7 +39,7 @@ export class WireLog extends SnapshotStore<WireLogSnapshot> {
   readonly #statusCounts = new Map<number, number>();
 
   constructor(clock: Clock, capacity = DEFAULT_WIRE_CAPACITY) {
-    super({ entries: [], capacity: checkCapacity(capacity), dropped: 0, total: 0, statuses: [] });
+    super({ entries: [], size: 0, capacity: checkCapacity(capacity), dropped: 0, total: 0, statuses: [] });
     this.#clock = clock;
     this.#ring = new Array<WireEntry | undefined>(checkCapacity(capacity));
   }
@@ -141,8 +147,13 @@ export class WireLog extends SnapshotStore<WireLogSnapshot> {
   }
 
   #publish(): void {
+    let built: readonly WireEntry[] | undefined;
+    const ordered = () => (built ??= this.#ordered());
     this.set({
-      entries: this.#ordered(),
+      get entries() {
+        return ordered();
+      },
+      size: this.#count,
       capacity: this.#ring.length,
       dropped: this.#dropped,
       total: this.#count + this.#dropped,

@@ -22,7 +22,7 @@ const LIVE_THROTTLE_MS = 100;
 export class TrafficState {
   readonly log: WireLog;
   readonly #clock: Clock;
-  #snapshot: WireLogSnapshot = $state.raw({ entries: [], capacity: 1, dropped: 0, total: 0, statuses: [] });
+  #snapshot: WireLogSnapshot = $state.raw({ entries: [], size: 0, capacity: 1, dropped: 0, total: 0, statuses: [] });
   #appliedAt = Number.NEGATIVE_INFINITY;
   #liveTimer: ReturnType<typeof setTimeout> | undefined;
   #typingTimer: ReturnType<typeof setTimeout> | undefined;
