@@ -28,7 +28,7 @@ function ensureSystemPackages() {
   }
   say(`installing Debian packages: ${missing.join(", ")}…`);
   const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
-  for (const args of [["update", "-qq"], ["install", "-y", "-qq", "--no-install-recommends", ...missing]]) {
+  for (const args of [["update", "-qq"], ["install", "-y", "-qq", ...missing]]) {
     const res = spawnSync("apt-get", args, { stdio: "inherit", env });
     if (res.status !== 0) {
       say(`apt-get ${args.join(" ")} failed; install ${missing.join(", ")} by hand.`);
