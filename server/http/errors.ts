@@ -1,7 +1,7 @@
+import type { ApiErrorBody } from "../../src/core/backend/backend-client.ts";
+
 /** Every failure leaves the backend as `{ "error": { "code", "message" } }` with a fitting status. */
-export interface ErrorBody {
-  readonly error: { readonly code: string; readonly message: string };
-}
+export type ErrorBody = ApiErrorBody;
 
 /** A failure with the HTTP status and stable code the client sees. */
 export class HttpError extends Error {
