@@ -77,16 +77,24 @@ function fingerprint(path, parts) {
   }
 }
 
-/** `npm run build` when the built SPA or server is missing or older than its sources. */
-export function ensureBuild() {
+function buildFingerprint() {
   const parts = [];
   for (const input of BUILD_INPUTS) fingerprint(join(ROOT, input), parts);
-  const want = sha(parts.join("\n"));
+  return sha(parts.join("\n"));
+}
+
+/** Note that dist/ matches the current sources, so `npm start` does not build them again. */
+export function recordBuild() {
+  mkdirSync(dirname(BUILD_STAMP), { recursive: true });
+  writeFileSync(BUILD_STAMP, buildFingerprint());
+}
+
+/** `npm run build` when the built SPA or server is missing or older than its sources. */
+export function ensureBuild() {
   const built = existsSync(join(ROOT, "dist/client/index.html")) && existsSync(join(ROOT, "dist/server/cli.js"));
-  if (built && readOr(BUILD_STAMP, "") === want) return false;
+  if (built && readOr(BUILD_STAMP, "") === buildFingerprint()) return false;
   say("building the app (vite build)…");
   run("npm", ["run", "--silent", "build"]);
-  mkdirSync(dirname(BUILD_STAMP), { recursive: true });
-  writeFileSync(BUILD_STAMP, want);
+  recordBuild();
   return true;
 }

@@ -5,7 +5,7 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { ROOT, checkNode, ensureDependencies, say } from "./bootstrap-lib.mjs";
+import { ROOT, checkNode, ensureDependencies, recordBuild, say } from "./bootstrap-lib.mjs";
 
 const REPORTS = join(ROOT, ".reports");
 const SYSTEM_PACKAGES = [
@@ -94,6 +94,7 @@ stage("lint", "npm", ["run", "--silent", "lint"]);
 stage("unit tests", "npx", vitest("unit"), vitestCounts(join(REPORTS, "unit.json")));
 stage("integration tests (real nats-server)", "npx", vitest("integration"), vitestCounts(join(REPORTS, "integration.json")));
 stage("build", "npm", ["run", "--silent", "build"]);
+if (results.at(-1)?.ok) recordBuild();
 stage("bundle budget", "node", ["scripts/budget.mjs"]);
 stage("end-to-end (Playwright, Chromium)", "npx", ["playwright", "test", "-c", "tests/e2e/playwright.config.ts"], playwrightCounts(join(REPORTS, "e2e.json")));
 

@@ -4,6 +4,7 @@
  * older one refuses what it cannot understand instead of clobbering it.
  */
 import { isJsonObject } from "../json/json-object.ts";
+import { parseJsonText } from "../json/parse-json-text.ts";
 import { DocumentError, type DocumentKind } from "./document-store.ts";
 import { MIGRATIONS, type MigrationTable } from "./migrations.ts";
 
@@ -45,11 +46,9 @@ export function encodeEnvelope(
 }
 
 function parse(text: string, where: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch (err) {
-    throw new DocumentError("corrupt", `${where} is not valid JSON: ${(err as Error).message}`);
-  }
+  const parsed = parseJsonText(text);
+  if (parsed.ok) return parsed.value;
+  throw new DocumentError("corrupt", `${where} is not valid JSON: ${parsed.message} at line ${parsed.line}, column ${parsed.column}`);
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { BackendClient } from "../../../core/backend/backend-client.ts";
+import { parseJsonText } from "../../../core/json/index.ts";
 import { rowsToHeaders, type HeaderRow } from "../../../core/nats/headers.ts";
 import type { AuthMode } from "../../../core/nats/connection-form.ts";
 import type { NatsRequestOutcome, NatsSession } from "../../../core/nats/index.ts";
@@ -75,12 +76,10 @@ export class NatsWorkbenchState {
   /** Why the payload cannot be sent as typed, or null. The text itself is sent unchanged. */
   payloadProblem(): string | null {
     if (this.payloadMode !== "json") return null;
-    try {
-      JSON.parse(this.payload);
-      return null;
-    } catch (err) {
-      return `payload is not valid JSON: ${(err as Error).message} (switch to Text to send it anyway)`;
-    }
+    const parsed = parseJsonText(this.payload);
+    if (parsed.ok) return null;
+    const where = `line ${parsed.line}, column ${parsed.column}`;
+    return `payload is not valid JSON: ${parsed.message} at ${where} (switch to Text to send it anyway)`;
   }
 
   async send(): Promise<void> {
