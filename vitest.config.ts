@@ -11,7 +11,7 @@ export default defineConfig({
         test: {
           name: "unit",
           environment: "node",
-          include: ["src/**/*.test.ts", "server/**/*.test.ts", "tests/unit/**/*.test.ts"],
+          include: ["src/**/*.test.ts", "server/**/*.test.ts", "tests/unit/**/*.test.ts", "tests/agreement/**/*.test.ts"],
         },
       },
       {

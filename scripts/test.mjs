@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm test`: installs what the suite needs, then type-check, lint, unit, integration (real
-// nats-server), build + bundle budget, and end-to-end (Playwright with Debian's Chromium).
+// nats-server), build + bundle budget, the validation benchmark, and end-to-end (Playwright with
+// Debian's Chromium).
 // Every stage runs; the run fails if any stage failed. Ends with one "N passed, N failed" line.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
@@ -96,6 +97,8 @@ stage("integration tests (real nats-server)", "npx", vitest("integration"), vite
 stage("build", "npm", ["run", "--silent", "build"]);
 if (results.at(-1)?.ok) recordBuild();
 stage("bundle budget", "node", ["scripts/budget.mjs"]);
+// Prints throughput and the ratio to the JSON.parse + ajv floor; fails only if the run breaks.
+stage("benchmark: bulk validation", "node", ["bench/run.mjs", "validate", "--rounds", "3"]);
 stage("end-to-end (Playwright, Chromium)", "npx", ["playwright", "test", "-c", "tests/e2e/playwright.config.ts"], playwrightCounts(join(REPORTS, "e2e.json")));
 
 process.stdout.write("\n━━ summary ━━\n");

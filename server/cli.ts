@@ -7,7 +7,7 @@ import { homedir, networkInterfaces } from "node:os";
 import { pathToFileURL } from "node:url";
 import { ConfigError, parseStartConfig } from "./config.ts";
 import { runStart } from "./cli/start.ts";
-import { COMING_COMMANDS, MAIN_USAGE, START_USAGE } from "./cli/usage.ts";
+import { COMING_COMMANDS, MAIN_USAGE, START_USAGE, VALIDATE_USAGE } from "./cli/usage.ts";
 import { lineLogger, type LogLevel } from "./log.ts";
 import type { NatsServerOptions } from "./nats/managed-nats.ts";
 import { findPackageRoot } from "./paths.ts";
@@ -23,6 +23,8 @@ export interface CliIo {
   readonly signal?: AbortSignal;
   /** Test hook: options for the managed nats-server. */
   readonly nats?: NatsServerOptions;
+  /** Standard input as text, for `validate -`. */
+  readonly stdin?: () => Promise<string>;
 }
 
 const HELP = new Set(["-h", "--help"]);
@@ -34,7 +36,30 @@ function defaultIo(): CliIo {
     env: process.env,
     cwd: process.cwd(),
     home: homedir(),
+    stdin: readStdin,
   };
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+async function validate(args: readonly string[], io: CliIo): Promise<number> {
+  if (args.some((a) => HELP.has(a))) {
+    io.stdout(VALIDATE_USAGE);
+    return 0;
+  }
+  // The schema packs load only for this command, not for `start`.
+  const { parseValidateArgs, runValidate, ValidateUsageError } = await import("./cli/validate.ts");
+  try {
+    const parsed = parseValidateArgs(args);
+    return await runValidate(parsed, { stdout: io.stdout, stderr: io.stderr, cwd: io.cwd, now: Date.now, ...(io.stdin && { stdin: io.stdin }) });
+  } catch (err) {
+    if (err instanceof ValidateUsageError) return usageError(io, "patchbay validate", err.message, "patchbay validate --help");
+    throw err;
+  }
 }
 
 function interfaceAddresses(): string[] {
@@ -106,11 +131,13 @@ async function dispatch(argv: readonly string[], io: CliIo): Promise<number> {
     const topic = rest[0];
     if (topic === undefined) io.stdout(MAIN_USAGE);
     else if (topic === "start") io.stdout(START_USAGE);
+    else if (topic === "validate") io.stdout(VALIDATE_USAGE);
     else if ((COMING_COMMANDS as readonly string[]).includes(topic)) return notYet(io, topic);
     else return usageError(io, "patchbay", `unknown command '${topic}'`, "patchbay --help");
     return 0;
   }
   if (command === "start") return start(rest, io);
+  if (command === "validate") return validate(rest, io);
   if ((COMING_COMMANDS as readonly string[]).includes(command)) return notYet(io, command);
   if (command.startsWith("-")) return usageError(io, "patchbay", `unknown option '${command}'`, "patchbay --help");
   return usageError(io, "patchbay", `unknown command '${command}'`, "patchbay --help");

@@ -1,7 +1,7 @@
 import { DEFAULT_MAX_BODY, DEFAULT_PORT } from "../config.ts";
 
 /** Commands announced for later releases; named in help but refused when run. */
-export const COMING_COMMANDS = ["validate", "serve", "run"] as const;
+export const COMING_COMMANDS = ["serve", "run"] as const;
 
 /** `patchbay --help`. */
 export const MAIN_USAGE = `Usage: patchbay <command> [options]
@@ -10,6 +10,7 @@ Patchbay is a browser-based developer console for MCP and A2A (over HTTP and NAT
 
 Commands:
   start          Start the local backend and web console (what 'npm start' runs)
+  validate       Classify and validate captured MCP, A2A and fisk-ai messages
   help [command] Show help for a command
 
 Coming in later releases, not available yet: ${COMING_COMMANDS.join(", ")}.
@@ -18,7 +19,7 @@ Options:
   -h, --help     Show this help
   -v, --version  Print the version
 
-Run 'patchbay start --help' for the options of start.
+Run 'patchbay <command> --help' for the options of a command.
 `;
 
 /** `patchbay start --help`. */
@@ -41,5 +42,26 @@ Options:
   --dist <dir>             Folder of the built web app (default dist/client in the package)
   --dangerously-expose     Allow a non-loopback or wildcard --host: anyone who can reach the
                            port and learns the token controls Patchbay
+  -h, --help               Show this help
+`;
+
+/** `patchbay validate --help`. */
+export const VALIDATE_USAGE = `Usage: patchbay validate [options] <file>...
+
+Classifies every message in the files (MCP, A2A over HTTP v0.1 to v1.0, fisk-ai Gen 1 and
+Gen 2), validates it against the schema of its protocol version, and prints one line per
+message that is invalid, unrecognised or not JSON, naming the file, the message's index in
+it, its kind and its first error. Exits 1 when any message failed, 0 when all passed (a
+valid protocol error response passes), 2 on a usage error.
+
+Files may be a JSON message, a JSON array, JSON Lines, a HAR file, or a Patchbay traffic
+export; - reads standard input. Each file is one session: an initialize or tools/list in it
+informs the checks of the messages after it.
+
+Options:
+  --json                   Print the full report as JSON (every message, every issue)
+  --warnings               Also print messages that are valid but have warnings
+  --as <pack>[:<kind>]     Validate every message as this pack (and kind), e.g.
+                           --as mcp/2025-06-18 or --as fisk-ai/gen2:tool.reply
   -h, --help               Show this help
 `;

@@ -14,6 +14,16 @@ export const CSP = [
   "form-action 'self'",
 ].join("; ");
 
+/**
+ * The validation worker's own policy. A dedicated worker runs under the CSP delivered with its
+ * script, so ajv may generate code there while the page keeps `script-src 'self'`. The worker
+ * has no DOM, no token and no network: `connect-src 'none'`.
+ */
+export const VALIDATION_WORKER_CSP = ["default-src 'none'", "script-src 'self' 'unsafe-eval'", "connect-src 'none'"].join("; ");
+
+/** Built file names of the validation worker entry (Vite adds a content hash). */
+export const VALIDATION_WORKER_FILE = /^validation-worker-[\w-]+\.js$/;
+
 /** Headers every response carries, whatever it is. */
 export const BASE_HEADERS: Readonly<Record<string, string>> = {
   "X-Content-Type-Options": "nosniff",

@@ -2,8 +2,9 @@
 import { createReadStream } from "node:fs";
 import { realpath, stat } from "node:fs/promises";
 import type { ServerResponse } from "node:http";
-import { extname, resolve, sep } from "node:path";
+import { basename, extname, resolve, sep } from "node:path";
 import { HttpError } from "./errors.ts";
+import { VALIDATION_WORKER_CSP, VALIDATION_WORKER_FILE } from "./headers.ts";
 
 /** Content types by extension; anything else is served as opaque bytes. */
 export const CONTENT_TYPES: Readonly<Record<string, string>> = {
@@ -63,7 +64,9 @@ export async function sendFile(res: ServerResponse, file: string, pathname: stri
   const info = await stat(file);
   const type = contentTypeFor(file);
   const cache = pathname.startsWith("/assets/") ? "public, max-age=31536000, immutable" : "no-cache";
-  res.writeHead(200, { "Content-Type": type, "Content-Length": info.size, "Cache-Control": cache });
+  const headers: Record<string, string | number> = { "Content-Type": type, "Content-Length": info.size, "Cache-Control": cache };
+  if (VALIDATION_WORKER_FILE.test(basename(file))) headers["Content-Security-Policy"] = VALIDATION_WORKER_CSP;
+  res.writeHead(200, headers);
   if (headOnly) {
     res.end();
     return;

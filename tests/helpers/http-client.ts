@@ -124,6 +124,7 @@ export async function startTestBackend(options: Partial<BackendOptions> = {}): P
   await mkdir(join(distDir, "assets"), { recursive: true });
   await writeFile(join(distDir, "index.html"), TEST_INDEX_HTML);
   await writeFile(join(distDir, "assets", "app-abc123.js"), "export const answer = 42;\n");
+  await writeFile(join(distDir, "assets", "validation-worker-Xy_9.js"), "postMessage(1);\n");
   await writeFile(join(distDir, "favicon.svg"), '<svg xmlns="http://www.w3.org/2000/svg"/>');
   await writeFile(join(root, "secret.txt"), "outside the dist folder\n");
   const logs: string[] = [];

@@ -240,6 +240,17 @@ describe("static assets", () => {
     expect(res.text).toBe("export const answer = 42;\n");
   });
 
+  it("gives only the validation worker a policy that lets ajv generate code, and no network", async () => {
+    const worker = await send({ port: t.port, path: "/assets/validation-worker-Xy_9.js" });
+    expect(worker.status).toBe(200);
+    expect(worker.headers["content-security-policy"]).toBe("default-src 'none'; script-src 'self' 'unsafe-eval'; connect-src 'none'");
+    const other = await send({ port: t.port, path: "/assets/app-abc123.js" });
+    expect(other.headers["content-security-policy"]).toBeUndefined();
+    const page = await send({ port: t.port, path: "/", headers: { cookie: `patchbay_token_${t.port}=${t.token}` } });
+    expect(String(page.headers["content-security-policy"])).toContain("script-src 'self';");
+    expect(String(page.headers["content-security-policy"])).not.toContain("unsafe-eval");
+  });
+
   it("serves other files revalidated, with their type", async () => {
     const res = await send({ port: t.port, path: "/favicon.svg" });
     expect(res.headers["content-type"]).toBe("image/svg+xml");

@@ -86,7 +86,7 @@ export const boundaryConfigs = [
   },
 ];
 
-const KEBAB = /^[a-z0-9]+(?:-[a-z0-9]+)*(?:\.(?:svelte|test|spec|d|config|node|browser|server))*\.(?:ts|js|mjs|mts)$/;
+const KEBAB = /^[a-z0-9]+(?:-[a-z0-9]+)*(?:\.(?:svelte|test|spec|bench|d|config|node|browser|server))*\.(?:ts|js|mjs|mts)$/;
 const PASCAL = /^[A-Z][A-Za-z0-9]*\.svelte$/;
 
 /** One naming scheme: kebab-case modules, PascalCase components. */

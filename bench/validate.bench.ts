@@ -1,0 +1,112 @@
+/**
+ * Bulk validation throughput: Patchbay's whole pipeline (split the capture, parse, classify,
+ * validate, protocol rules) over a 100,000-message mixed capture, against the floor of
+ * JSON.parse plus one raw pre-compiled ajv call per message on its already known definition,
+ * measured in the same process, alternating rounds. Goal: within 2x of the floor.
+ */
+import { Ajv, type AnySchema, type ValidateFunction } from "ajv";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import { createValidationEngine } from "../src/core/packs/index.ts";
+import { splitInput, validateItem, type SchemaPack, type ValidationEngine } from "../src/core/validation/index.ts";
+import { mixedCapture } from "./capture.ts";
+
+const GOAL = 2;
+
+function option(args: readonly string[], name: string, fallback: number): number {
+  const at = args.indexOf(name);
+  const value = at >= 0 ? Number(args[at + 1]) : fallback;
+  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive integer`);
+  return value;
+}
+
+function rawValidator(pack: SchemaPack, definition: string, cache: Map<string, ValidateFunction>): ValidateFunction {
+  const key = `${pack.id}#${definition}`;
+  let fn = cache.get(key);
+  if (fn) return fn;
+  const options = { strict: false, allErrors: false, validateFormats: false, allowUnionTypes: true };
+  const ajv = pack.draft === "2020-12" ? new Ajv2020(options) : new Ajv(options);
+  ajv.addSchema(pack.document as AnySchema);
+  const container = pack.draft === "2020-12" ? "$defs" : "definitions";
+  fn = ajv.getSchema(`${String(pack.document.$id)}#/${container}/${definition}`)!;
+  cache.set(key, fn);
+  return fn;
+}
+
+/** The definition the engine settles on for each message: the floor validates against the same one. */
+function knownSchemas(engine: ValidationEngine, lines: readonly string[]): (ValidateFunction | null)[] {
+  const session = engine.session();
+  const cache = new Map<string, ValidateFunction>();
+  return lines.map((text) => {
+    const verdict = session.validateText(text);
+    const pack = verdict.packId ? engine.pack(verdict.packId) : undefined;
+    const kind = pack?.kinds.find((k) => k.id === verdict.kindId);
+    return pack && kind ? rawValidator(pack, kind.definition, cache) : null;
+  });
+}
+
+function timed(work: () => number): { ms: number; result: number } {
+  const start = performance.now();
+  const result = work();
+  return { ms: performance.now() - start, result };
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+export async function run(args: readonly string[]): Promise<number> {
+  const count = option(args, "--count", 100_000);
+  const rounds = option(args, "--rounds", 5);
+  const lines = mixedCapture(count);
+  const capture = lines.join("\n");
+  const engine = createValidationEngine();
+  const known = knownSchemas(engine, lines);
+
+  const floor = () => {
+    let valid = 0;
+    for (let i = 0; i < lines.length; i++) {
+      const value: unknown = JSON.parse(lines[i]!);
+      const fn = known[i];
+      if (fn && fn(value)) valid++;
+    }
+    return valid;
+  };
+  const pipeline = () => {
+    const session = engine.session();
+    let valid = 0;
+    for (const item of splitInput("capture.jsonl", capture).items) {
+      const status = validateItem(session, item).status;
+      if (status === "valid" || status === "error-response") valid++;
+    }
+    return valid;
+  };
+
+  floor();
+  pipeline();
+  const floorMs: number[] = [];
+  const pipelineMs: number[] = [];
+  let floorValid = 0;
+  let pipelineValid = 0;
+  for (let r = 0; r < rounds; r++) {
+    const a = timed(floor);
+    const b = timed(pipeline);
+    floorMs.push(a.ms);
+    pipelineMs.push(b.ms);
+    floorValid = a.result;
+    pipelineValid = b.result;
+  }
+  const f = median(floorMs);
+  const p = median(pipelineMs);
+  const ratio = p / f;
+  const rate = (ms: number) => Math.round((count / ms) * 1000).toLocaleString("en-US");
+  const out = [
+    `validate bench: ${count.toLocaleString("en-US")} messages (MCP, A2A v0.3/v1.0, fisk-ai Gen 2; 5% invalid), ${rounds} rounds, median`,
+    `  floor    (JSON.parse + raw pre-compiled ajv on the known definition): ${f.toFixed(0)} ms, ${rate(f)} msg/s, ${floorValid} valid`,
+    `  pipeline (split + parse + classify + validate + rules):               ${p.toFixed(0)} ms, ${rate(p)} msg/s, ${pipelineValid} valid`,
+    `  ratio pipeline/floor: ${ratio.toFixed(2)}x (goal <= ${GOAL}x: ${ratio <= GOAL ? "met" : "NOT met"})`,
+  ];
+  process.stdout.write(`${out.join("\n")}\n`);
+  if (floorValid !== pipelineValid) {
+    process.stderr.write(`the floor and the pipeline disagree on how many messages are valid (${floorValid} vs ${pipelineValid})\n`);
+    return 1;
+  }
+  return args.includes("--gate") && ratio > GOAL ? 1 : 0;
+}

@@ -1,0 +1,181 @@
+import type { ErrorObject } from "ajv";
+import type { Issue, IssueSource } from "../validation/types.ts";
+
+/** Property names that pick a branch of a union; a mismatch there means "wrong branch", not "wrong data". */
+const DISCRIMINATORS = new Set(["type", "kind", "method", "protocol", "role"]);
+const MAX_LISTED = 8;
+
+function quote(value: unknown): string {
+  const text = JSON.stringify(value);
+  if (text === undefined) return String(value);
+  return text.length > 60 ? `${text.slice(0, 57)}…` : text;
+}
+
+function typeName(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  if (typeof value === "number") return Number.isInteger(value) ? "an integer" : "a number";
+  if (typeof value === "object") return "an object";
+  return `a ${typeof value}`;
+}
+
+function article(type: string): string {
+  if (type === "null") return "null";
+  return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
+}
+
+function listOf(values: readonly unknown[]): string {
+  const shown = values.slice(0, MAX_LISTED).map(quote).join(", ");
+  return values.length > MAX_LISTED ? `${shown} (and ${values.length - MAX_LISTED} more)` : shown;
+}
+
+function lastToken(pointer: string): string {
+  const at = pointer.lastIndexOf("/");
+  return pointer.slice(at + 1).replaceAll("~1", "/").replaceAll("~0", "~");
+}
+
+function subject(pointer: string): string {
+  if (pointer === "") return "The message";
+  const token = lastToken(pointer);
+  return /^\d+$/.test(token) ? `Item ${token} of ${quote(lastToken(pointer.slice(0, pointer.lastIndexOf("/"))) || "the array")}` : `"${token}"`;
+}
+
+function escapeToken(token: string): string {
+  return token.replaceAll("~", "~0").replaceAll("/", "~1");
+}
+
+/** Whether `pointer` is `parent` or lies below it. */
+function within(pointer: string, parent: string): boolean {
+  return parent === "" || pointer === parent || pointer.startsWith(`${parent}/`);
+}
+
+/** One plain-language sentence per ajv error, placed where a reader would look for it. */
+function describe(error: ErrorObject, base: string): { pointer: string; message: string } {
+  const at = base + error.instancePath;
+  const params = error.params as Record<string, unknown>;
+  const what = subject(at);
+  switch (error.keyword) {
+    case "required":
+      return { pointer: at, message: `Missing required property "${String(params.missingProperty)}".` };
+    case "additionalProperties":
+    case "unevaluatedProperties": {
+      const name = String(params.additionalProperty ?? params.unevaluatedProperty);
+      return { pointer: `${at}/${escapeToken(name)}`, message: `Unexpected property "${name}": this schema allows no extra properties.` };
+    }
+    case "type": {
+      const expected = String(params.type).split(",").map(article).join(" or ");
+      return { pointer: at, message: `${what} must be ${expected}, not ${typeName(error.data)}.` };
+    }
+    case "const":
+      return { pointer: at, message: `${what} must be ${quote(params.allowedValue)}, not ${quote(error.data)}.` };
+    case "enum":
+      return { pointer: at, message: `${what} is ${quote(error.data)}; allowed: ${listOf(params.allowedValues as unknown[])}.` };
+    case "pattern":
+      return { pointer: at, message: `${what} is ${quote(error.data)}, which does not match the pattern ${String(params.pattern)}.` };
+    case "format":
+      return { pointer: at, message: `${what} is not a valid ${String(params.format)}.` };
+    case "false schema":
+      return { pointer: at, message: `${what} is not allowed here.` };
+    case "oneOf":
+      if (Array.isArray(params.passingSchemas)) return { pointer: at, message: `${what} matches more than one of the allowed shapes, and must match exactly one.` };
+      return { pointer: at, message: `${what} matches none of the allowed shapes.` };
+    case "anyOf":
+      return { pointer: at, message: `${what} matches none of the allowed shapes.` };
+    default:
+      return { pointer: at, message: `${what} ${error.message ?? "is invalid"}.` };
+  }
+}
+
+/** The definition an error's schema path lies in (errors inside a $ref report the target's path). */
+function branchKey(schemaPath: string, unionPath: string): string {
+  const union = unionPath.match(/(?:anyOf|oneOf)$/) ? unionPath : null;
+  if (union && schemaPath.startsWith(`${union}/`)) {
+    const rest = schemaPath.slice(union.length + 1);
+    return `${union}/${rest.split("/")[0]}`;
+  }
+  const parts = schemaPath.split("/");
+  return parts.slice(0, 3).join("/");
+}
+
+interface Branch {
+  readonly errors: ErrorObject[];
+  discriminated: boolean;
+}
+
+function isDiscriminatorMiss(error: ErrorObject, unionAt: string): boolean {
+  if (error.keyword !== "const" && error.keyword !== "enum") return false;
+  const parent = error.instancePath.slice(0, error.instancePath.lastIndexOf("/"));
+  return parent === unionAt && DISCRIMINATORS.has(lastToken(error.instancePath));
+}
+
+/**
+ * Replaces a failed union's pile of branch errors with the errors of the branches that were
+ * meant: a branch whose discriminator (`type`, `kind`, `method`, ...) did not match is dropped.
+ * When every branch was dropped, the discriminator's own value is the problem, and one error
+ * listing the allowed values says so.
+ */
+function resolveUnion(union: ErrorObject, members: ErrorObject[]): ErrorObject[] {
+  const branches = new Map<string, Branch>();
+  for (const error of members) {
+    const key = branchKey(error.schemaPath, union.schemaPath);
+    let branch = branches.get(key);
+    if (!branch) branches.set(key, (branch = { errors: [], discriminated: false }));
+    branch.errors.push(error);
+    if (isDiscriminatorMiss(error, union.instancePath)) branch.discriminated = true;
+  }
+  const meant = [...branches.values()].filter((b) => !b.discriminated);
+  if (meant.length > 0 && meant.length < branches.size) return meant.flatMap((b) => b.errors);
+  const misses = members.filter((e) => isDiscriminatorMiss(e, union.instancePath));
+  if (meant.length === 0 && misses.length > 0) {
+    const first = misses[0]!;
+    const allowed = misses.flatMap((e) => {
+      const p = e.params as Record<string, unknown>;
+      return e.keyword === "const" ? [p.allowedValue] : ((p.allowedValues as unknown[]) ?? []);
+    });
+    return [{ ...first, keyword: "enum", params: { allowedValues: [...new Set(allowed)] } }];
+  }
+  // No branch stands out: report the union itself rather than every branch's complaint.
+  return [union];
+}
+
+/**
+ * Turns ajv's errors (collected with allErrors and verbose) into issues a person can act on. ajv
+ * lists a union's branch errors just before the union's own error, so they are gathered back
+ * into their union by instance path.
+ */
+export function issuesFromAjv(errors: readonly ErrorObject[], packId: string, source: IssueSource = "schema", base = ""): Issue[] {
+  const kept: ErrorObject[] = [];
+  for (const error of errors) {
+    if (error.keyword === "if") continue;
+    if (error.keyword === "anyOf" || error.keyword === "oneOf") {
+      const at = error.instancePath;
+      let start = kept.length;
+      while (start > 0 && within(kept[start - 1]!.instancePath, at)) start--;
+      const members = kept.splice(start);
+      if (members.length === 0) {
+        kept.push(error);
+        continue;
+      }
+      kept.push(...resolveUnion(error, members));
+      continue;
+    }
+    kept.push(error);
+  }
+  const seen = new Set<string>();
+  const issues: Issue[] = [];
+  for (const error of kept) {
+    const { pointer, message } = describe(error, base);
+    const key = `${pointer}\u0000${message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    issues.push({
+      pointer,
+      message,
+      severity: "error",
+      source,
+      keyword: error.keyword,
+      schemaPath: `${packId}${error.schemaPath}`,
+    });
+  }
+  return issues;
+}

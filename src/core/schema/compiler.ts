@@ -1,0 +1,170 @@
+import { Ajv, type AnySchema, type Options, type ValidateFunction } from "ajv";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import addFormatsModule from "ajv-formats";
+import type { Issue, SchemaDraft, SchemaPack } from "../validation/types.ts";
+import { issuesFromAjv } from "./ajv-issues.ts";
+
+// ajv-formats is CommonJS; bundlers and Node disagree on where its default export lands.
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => Ajv;
+
+/**
+ * A peer schema ready for this ajv instance: `$schema` goes (the instance already speaks the
+ * draft, and may not know the URI's spelling), and a previous schema under the same `$id` is
+ * dropped first, since peers reuse ids freely and the id may anchor the schema's own `$ref`s.
+ */
+function forCompile(ajv: Ajv, schema: Record<string, unknown>): AnySchema {
+  const { $schema: _schema, ...rest } = schema;
+  if (typeof rest.$id === "string") ajv.removeSchema(rest.$id);
+  return rest as AnySchema;
+}
+
+/** A pack whose schema document does not compile: a bug in the pack, named so it can be found. */
+export class PackCompileError extends Error {
+  override readonly name = "PackCompileError";
+  readonly packId: string;
+  constructor(packId: string, detail: string) {
+    super(`Schema pack ${packId} does not compile: ${detail}`);
+    this.packId = packId;
+  }
+}
+
+/** Draft named by a `$schema` URI, or undefined for one we do not know. */
+export function draftOf(schemaUri: unknown): SchemaDraft | undefined {
+  if (typeof schemaUri !== "string") return undefined;
+  if (schemaUri.includes("draft-07") || schemaUri.includes("draft-06") || schemaUri.includes("draft-04")) return "draft-07";
+  if (schemaUri.includes("2020-12") || schemaUri.includes("2019-09")) return "2020-12";
+  return undefined;
+}
+
+function createAjv(draft: SchemaDraft, allErrors: boolean, formats: boolean): Ajv {
+  const options: Options = {
+    strict: false,
+    allErrors,
+    verbose: allErrors,
+    validateFormats: formats,
+    // Peer-supplied and upstream-shaped schemas use every keyword; unknown ones are annotations.
+    allowUnionTypes: true,
+  };
+  const ajv = draft === "2020-12" ? new Ajv2020(options) : new Ajv(options);
+  if (formats) addFormats(ajv);
+  return ajv;
+}
+
+interface PackValidators {
+  readonly fast: Ajv;
+  readonly full: Ajv;
+  readonly fastFns: Map<string, ValidateFunction>;
+  readonly fullFns: Map<string, ValidateFunction>;
+}
+
+const DYNAMIC_CACHE_LIMIT = 256;
+/** A peer-supplied schema larger than this is not compiled: compiling is code generation. */
+export const MAX_DYNAMIC_SCHEMA_CHARS = 256 * 1024;
+
+/**
+ * Compiles and caches validators: per pack, one ajv instance for fast yes/no checks and one that
+ * collects every error; per definition, one compiled function each, made on first use.
+ */
+export class SchemaCompiler {
+  readonly #packs = new Map<string, PackValidators>();
+  readonly #dynamic = new Map<string, ValidateFunction | string>();
+  readonly #dynamicAjv = new Map<SchemaDraft, Ajv>();
+
+  #validators(pack: SchemaPack): PackValidators {
+    let entry = this.#packs.get(pack.id);
+    if (!entry) {
+      const fast = createAjv(pack.draft, false, pack.assertFormats);
+      const full = createAjv(pack.draft, true, pack.assertFormats);
+      try {
+        fast.addSchema(pack.document as AnySchema);
+        full.addSchema(pack.document as AnySchema);
+      } catch (err) {
+        throw new PackCompileError(pack.id, (err as Error).message);
+      }
+      entry = { fast, full, fastFns: new Map(), fullFns: new Map() };
+      this.#packs.set(pack.id, entry);
+    }
+    return entry;
+  }
+
+  #function(pack: SchemaPack, definition: string, full: boolean): ValidateFunction {
+    const entry = this.#validators(pack);
+    const cache = full ? entry.fullFns : entry.fastFns;
+    let fn = cache.get(definition);
+    if (fn) return fn;
+    const id = pack.document.$id;
+    const container = pack.draft === "2020-12" ? "$defs" : "definitions";
+    const defs = pack.document[container] as Record<string, unknown> | undefined;
+    if (typeof id !== "string" || !defs || !(definition in defs)) {
+      throw new PackCompileError(pack.id, `it has no definition "${definition}"`);
+    }
+    try {
+      fn = (full ? entry.full : entry.fast).getSchema(`${id}#/${container}/${definition}`);
+    } catch (err) {
+      throw new PackCompileError(pack.id, `definition "${definition}": ${(err as Error).message}`);
+    }
+    if (!fn) throw new PackCompileError(pack.id, `definition "${definition}" did not resolve`);
+    cache.set(definition, fn);
+    return fn;
+  }
+
+  /** Compiles every kind's definition now, so a broken pack fails loudly and early. */
+  compileAll(pack: SchemaPack): void {
+    for (const kind of pack.kinds) this.#function(pack, kind.definition, false);
+  }
+
+  /** Yes or no, as fast as ajv goes: no error collection. */
+  isValid(pack: SchemaPack, definition: string, value: unknown): boolean {
+    return this.#function(pack, definition, false)(value) as boolean;
+  }
+
+  /** Every problem with `value` against a pack definition, or only the first; empty when valid. */
+  check(pack: SchemaPack, definition: string, value: unknown, mode: "first" | "all" = "all"): Issue[] {
+    if (mode === "first" && this.isValid(pack, definition, value)) return [];
+    const fn = this.#function(pack, definition, true);
+    if (fn(value)) return [];
+    const issues = issuesFromAjv(fn.errors ?? [], pack.id);
+    return mode === "first" ? issues.slice(0, 1) : issues;
+  }
+
+  /**
+   * Validates against a schema that arrived in traffic (a tool's inputSchema or outputSchema).
+   * A schema that cannot be compiled gives one warning instead of a verdict.
+   */
+  checkDynamic(schema: unknown, value: unknown, pointer: string, fallback: SchemaDraft): Issue[] {
+    const fn = this.#dynamicFunction(schema, fallback);
+    if (typeof fn === "string") {
+      return [{ pointer, message: fn, severity: "warning", source: "tool-schema", keyword: "$schema" }];
+    }
+    if (fn(value)) return [];
+    return issuesFromAjv(fn.errors ?? [], "tool", "tool-schema", pointer);
+  }
+
+  #dynamicFunction(schema: unknown, fallback: SchemaDraft): ValidateFunction | string {
+    if (typeof schema !== "object" || schema === null || Array.isArray(schema)) {
+      return typeof schema === "boolean" ? this.#compileDynamic(schema, fallback, String(schema)) : "The peer's schema is not an object, so it was not applied.";
+    }
+    const text = JSON.stringify(schema);
+    if (text.length > MAX_DYNAMIC_SCHEMA_CHARS) {
+      return `The peer's schema is ${text.length} characters, over the ${MAX_DYNAMIC_SCHEMA_CHARS} this tool compiles, so it was not applied.`;
+    }
+    const draft = draftOf((schema as Record<string, unknown>).$schema) ?? fallback;
+    return this.#compileDynamic(schema, draft, `${draft}\u0000${text}`);
+  }
+
+  #compileDynamic(schema: object | boolean, draft: SchemaDraft, key: string): ValidateFunction | string {
+    const cached = this.#dynamic.get(key);
+    if (cached !== undefined) return cached;
+    let ajv = this.#dynamicAjv.get(draft);
+    if (!ajv) this.#dynamicAjv.set(draft, (ajv = createAjv(draft, true, false)));
+    let result: ValidateFunction | string;
+    try {
+      result = ajv.compile(typeof schema === "boolean" ? schema : forCompile(ajv, schema as Record<string, unknown>));
+    } catch (err) {
+      result = `The peer's schema does not compile, so it was not applied: ${(err as Error).message}`;
+    }
+    if (this.#dynamic.size >= DYNAMIC_CACHE_LIMIT) this.#dynamic.delete(this.#dynamic.keys().next().value!);
+    this.#dynamic.set(key, result);
+    return result;
+  }
+}

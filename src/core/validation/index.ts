@@ -1,0 +1,21 @@
+export { topLevelElements } from "./array-split.ts";
+export { MAX_MESSAGE_CHARS, splitInput } from "./batch-input.ts";
+export type { BatchItem, InputFormat, SplitInput } from "./batch-input.ts";
+export { locateIssues, RECOGNITION_FLOOR, SCORE_MARGIN, ValidationEngine, ValidationSession } from "./engine.ts";
+export { jsonRpcRules, jsonRpcShape } from "./json-rpc.ts";
+export type { JsonRpcShape } from "./json-rpc.ts";
+export {
+  buildReport,
+  emptyStatusCounts,
+  firstIssue,
+  isFailure,
+  itemPlace,
+  REPORT_FORMAT,
+  REPORT_VERSION,
+  summarise,
+  validateItem,
+  verdictLine,
+} from "./report.ts";
+export type { BatchSummary, ReportEntry, ReportInput, ValidationReport } from "./report.ts";
+export { sseData } from "./sse-data.ts";
+export * from "./types.ts";

@@ -1,0 +1,94 @@
+import { isJsonObject } from "../json/index.ts";
+import type { Issue } from "./types.ts";
+
+/** What a JSON-RPC 2.0 message is, read from its members alone. */
+export type JsonRpcShape =
+  | { readonly kind: "request"; readonly method: string; readonly id: unknown }
+  | { readonly kind: "notification"; readonly method: string }
+  | { readonly kind: "result"; readonly id: unknown }
+  | { readonly kind: "error"; readonly id: unknown; readonly code: unknown };
+
+/**
+ * Reads the JSON-RPC shape of a value: a `method` makes it a request (with `id`) or a
+ * notification, otherwise `result` or `error` make it a response. Null when it is none of these
+ * or carries no `jsonrpc` member at all.
+ */
+export function jsonRpcShape(value: unknown): JsonRpcShape | null {
+  if (!isJsonObject(value) || !("jsonrpc" in value)) return null;
+  if (typeof value.method === "string") {
+    return "id" in value ? { kind: "request", method: value.method, id: value.id } : { kind: "notification", method: value.method };
+  }
+  if ("error" in value) {
+    const code = isJsonObject(value.error) ? value.error.code : undefined;
+    return { kind: "error", id: value.id, code };
+  }
+  if ("result" in value) return { kind: "result", id: value.id };
+  return null;
+}
+
+function rule(pointer: string, rule: string, message: string): Issue {
+  return { pointer, message, severity: "error", source: "rule", rule };
+}
+
+function describe(value: unknown): string {
+  if (value === undefined) return "missing";
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  if (typeof value === "number" && !Number.isInteger(value)) return `the fraction ${value}`;
+  if (typeof value === "string") return `the string ${JSON.stringify(value)}`;
+  return typeof value === "object" ? "an object" : `a ${typeof value}`;
+}
+
+function idIssue(id: unknown, allowNull: boolean): Issue | null {
+  if (typeof id === "string") return null;
+  if (typeof id === "number" && Number.isInteger(id)) return null;
+  if (id === null && allowNull) return null;
+  const allowed = allowNull ? "a string, an integer, or null" : "a string or an integer";
+  return rule("/id", "jsonrpc.id", `The id must be ${allowed}, not ${describe(id)}.`);
+}
+
+/**
+ * JSON-RPC 2.0 rules that schemas state loosely or not at all: the exact version string, the id's
+ * type (integers only, as MCP requires; null only on an error answering an unreadable request),
+ * exactly one of `result` and `error`, and an integer error code with a message.
+ */
+export function jsonRpcRules(value: unknown): Issue[] {
+  if (!isJsonObject(value)) return [];
+  const issues: Issue[] = [];
+  if (value.jsonrpc !== "2.0") {
+    issues.push(rule("/jsonrpc", "jsonrpc.version", `"jsonrpc" must be exactly "2.0", not ${describe(value.jsonrpc)}.`));
+  }
+  const shape = jsonRpcShape(value);
+  if (!shape) {
+    issues.push(rule("", "jsonrpc.shape", "A JSON-RPC message needs a method (request or notification), or a result or error (response)."));
+    return issues;
+  }
+  if (shape.kind === "request") {
+    const problem = idIssue(shape.id, false);
+    if (problem) issues.push(problem);
+  } else if (shape.kind === "result" || shape.kind === "error") {
+    if (!("id" in value)) issues.push(rule("", "jsonrpc.id", "A response must carry the id of the request it answers."));
+    else {
+      const problem = idIssue(value.id, shape.kind === "error");
+      if (problem) issues.push(problem);
+    }
+    if ("result" in value && "error" in value) {
+      issues.push(rule("", "jsonrpc.result-and-error", "A response carries a result or an error, never both."));
+    }
+    if ("method" in value) issues.push(rule("/method", "jsonrpc.response-method", "A response must not carry a method."));
+  }
+  if (shape.kind === "error") issues.push(...errorObjectRules(value.error));
+  return issues;
+}
+
+function errorObjectRules(error: unknown): Issue[] {
+  if (!isJsonObject(error)) return [rule("/error", "jsonrpc.error", `"error" must be an object, not ${describe(error)}.`)];
+  const issues: Issue[] = [];
+  if (typeof error.code !== "number" || !Number.isInteger(error.code)) {
+    issues.push(rule("/error/code", "jsonrpc.error-code", `The error code must be an integer, not ${describe(error.code)}.`));
+  }
+  if (typeof error.message !== "string") {
+    issues.push(rule("/error/message", "jsonrpc.error-message", `The error message must be a string, not ${describe(error.message)}.`));
+  }
+  return issues;
+}

@@ -1,0 +1,112 @@
+import type { BatchItem, InputFormat } from "./batch-input.ts";
+import type { ValidationSession } from "./engine.ts";
+import type { Issue, Verdict, VerdictStatus } from "./types.ts";
+
+/** Validates one batch item; an item that could not be read is unparseable, with the reason. */
+export function validateItem(session: ValidationSession, item: BatchItem): Verdict {
+  if (item.error === undefined) return session.validateText(item.text);
+  const issue: Issue = { pointer: "", message: item.error, severity: "error", source: "syntax" };
+  return { status: "unparseable", confidence: 0, evidence: [], issues: [issue], notes: [], candidates: [], overridden: false };
+}
+
+/** The first error, else the first warning. */
+export function firstIssue(verdict: Verdict): Issue | undefined {
+  return verdict.issues[0];
+}
+
+/** Statuses that mean "this message is wrong"; a valid error response is not one of them. */
+export function isFailure(status: VerdictStatus): boolean {
+  return status === "invalid" || status === "unrecognised" || status === "unparseable";
+}
+
+export interface BatchSummary {
+  readonly total: number;
+  readonly byStatus: Readonly<Record<VerdictStatus, number>>;
+  /** Messages per family id (`mcp`, `a2a`, `fisk-ai`), unrecognised ones excluded. */
+  readonly byFamily: Readonly<Record<string, number>>;
+}
+
+export function emptyStatusCounts(): Record<VerdictStatus, number> {
+  return { valid: 0, "error-response": 0, invalid: 0, unrecognised: 0, unparseable: 0 };
+}
+
+export function summarise(verdicts: Iterable<Verdict>): BatchSummary {
+  const byStatus = emptyStatusCounts();
+  const byFamily: Record<string, number> = {};
+  let total = 0;
+  for (const v of verdicts) {
+    total++;
+    byStatus[v.status]++;
+    if (v.family) byFamily[v.family] = (byFamily[v.family] ?? 0) + 1;
+  }
+  return { total, byStatus, byFamily };
+}
+
+/** Where a message came from, as people read it: `capture.jsonl #3 (line 4)`. */
+export function itemPlace(item: BatchItem, several: boolean): string {
+  let place = item.source;
+  if (several && item.position !== undefined) place += ` #${item.position}`;
+  if (item.label) place += ` [${item.label}]`;
+  if (item.line !== undefined && several) place += ` (line ${item.line})`;
+  return place;
+}
+
+function describeIssue(issue: Issue): string {
+  const at = issue.pointer === "" ? "" : `${issue.pointer}: `;
+  const pos = issue.line !== undefined ? ` (at ${issue.line}:${issue.column ?? 1})` : "";
+  return `${at}${issue.message}${pos}`;
+}
+
+/** One line for a failed message: place, classification, and the first problem. */
+export function verdictLine(item: BatchItem, verdict: Verdict, several: boolean): string {
+  const what = verdict.kindLabel ? `${`${verdict.packLabel ?? ""} ${verdict.kindLabel}`.trim()}: ` : "";
+  const issue = firstIssue(verdict);
+  const why = issue ? describeIssue(issue) : verdict.evidence[0] ?? "";
+  return `${itemPlace(item, several)}: ${verdict.status}: ${what}${why}`;
+}
+
+export const REPORT_FORMAT = "patchbay.validation-report";
+export const REPORT_VERSION = 1;
+
+export interface ReportInput {
+  readonly source: string;
+  readonly format: InputFormat;
+  readonly messages: number;
+  readonly notes: readonly string[];
+}
+
+export interface ReportEntry extends Verdict {
+  readonly source: string;
+  readonly position?: number;
+  readonly line?: number;
+  readonly label?: string;
+}
+
+export interface ValidationReport {
+  readonly format: typeof REPORT_FORMAT;
+  readonly version: number;
+  readonly generatedAt: string;
+  readonly inputs: readonly ReportInput[];
+  readonly summary: BatchSummary;
+  readonly messages: readonly ReportEntry[];
+}
+
+/** The whole run as a versioned JSON document, for CI artefacts and the workbench's export. */
+export function buildReport(
+  inputs: readonly ReportInput[],
+  results: readonly { readonly item: BatchItem; readonly verdict: Verdict }[],
+  generatedAtMs: number,
+): ValidationReport {
+  const messages = results.map(({ item, verdict }): ReportEntry => {
+    const { source, position, line, label } = item;
+    return { source, ...(position !== undefined && { position }), ...(line !== undefined && { line }), ...(label && { label }), ...verdict };
+  });
+  return {
+    format: REPORT_FORMAT,
+    version: REPORT_VERSION,
+    generatedAt: new Date(generatedAtMs).toISOString(),
+    inputs,
+    summary: summarise(results.map((r) => r.verdict)),
+    messages,
+  };
+}
