@@ -35,6 +35,7 @@ export const WORKBENCHES: readonly Workbench[] = [
     label: "Validate",
     purpose:
       "Paste or drop captured MCP, A2A and fisk-ai messages and see each one classified and checked against the right schema version, with errors marked at their line and column.",
+    load: () => import("../features/validate/ValidateWorkbench.svelte"),
   },
   {
     id: "serve",

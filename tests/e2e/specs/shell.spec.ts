@@ -21,8 +21,10 @@ test.describe("application shell", () => {
     const validate = page.getByRole("tab", { name: "Validate" });
     await expect(validate).toBeFocused();
     await expect(validate).toHaveAttribute("aria-selected", "true");
-    await expect(page.getByRole("tabpanel")).toContainText("This workbench is not built yet");
+    await expect(page.getByRole("tabpanel")).toContainText("Nothing validated yet");
     expect(new URL(page.url()).hash).toBe("#/validate");
+    await page.keyboard.press("ArrowRight");
+    await expect(page.getByRole("tabpanel")).toContainText("This workbench is not built yet");
     await page.keyboard.press("End");
     await expect(page.getByRole("tab", { name: "Traffic" })).toBeFocused();
     await page.keyboard.press("Home");

@@ -1,6 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { manualClock } from "../../../core/env/index.ts";
 import { WireLog, wireJsonlLines, type WireFrameInput } from "../../../core/wire/index.ts";
+import { splitInput } from "../../../core/validation/batch-input.ts";
+import { takeHandoff } from "../validate/handoff.ts";
 import { TrafficState } from "./traffic-state.svelte.ts";
 
 const enc = new TextEncoder();
@@ -124,6 +126,28 @@ describe("TrafficState", () => {
     expect(traffic.report).toMatchObject({ kind: "failed", fileName: "nope.jsonl", message: expect.stringMatching(/not a Patchbay wire log/) as unknown as string });
     expect(log.entries().map((e) => e.target)).toEqual(["alpha", "beta", "gamma"]);
     expect(traffic.importing).toBe(false);
+    stop();
+  });
+
+  it("hands the selected frame, or the whole log, to the Validate workbench as a traffic export", async () => {
+    vi.stubGlobal("location", { hash: "#/traffic" });
+    const { traffic, stop } = await setup();
+    const messages = async () => {
+      const handoff = takeHandoff();
+      const input = handoff?.inputs[0];
+      if (!input || !("blob" in input)) throw new Error("expected one blob input");
+      const split = splitInput(input.name, await input.blob.text());
+      return { selectFirst: handoff.selectFirst, format: split.format, items: split.items.map((i) => [i.source, i.label, i.text]) };
+    };
+    traffic.select(1);
+    traffic.validateSelected();
+    expect(location.hash).toBe("#/validate");
+    expect(await messages()).toEqual({ selectFirst: true, format: "wirelog", items: [["Traffic", "frame #2 mcp out beta", '{"method":"m/beta"}']] });
+    traffic.validateAll();
+    const all = await messages();
+    expect(all.selectFirst).toBe(false);
+    expect(all.items.map((i) => i[1])).toEqual(["frame #1 nats out alpha", "frame #2 mcp out beta", "frame #3 a2a-http out gamma"]);
+    vi.unstubAllGlobals();
     stop();
   });
 });

@@ -9,6 +9,7 @@ import {
 } from "../../../core/wire/index.ts";
 import { allChannels, toggled } from "./filter-options.ts";
 import { downloadLog, importIntoLog, type ImportReport } from "./traffic-io.ts";
+import { validateFrames } from "./traffic-validate.ts";
 
 /** Quiet time after the last keystroke before a text filter is applied. */
 const TYPING_DEBOUNCE_MS = 150;
@@ -122,6 +123,20 @@ export class TrafficState {
   /** Offer the whole log as a JSONL download stamped with the wall clock; returns the file name. */
   exportLog(): string {
     return downloadLog(this.log, this.#clock.wallNow());
+  }
+
+  /** Open the selected frame's payload in the Validate workbench. */
+  validateSelected(): void {
+    if (this.selected) validateFrames([this.selected], this.#exportMeta(), "Traffic");
+  }
+
+  /** Validate every frame in the log, whatever the filters show, in the Validate workbench. */
+  validateAll(): void {
+    validateFrames(this.log.entries(), this.#exportMeta(), "Traffic log");
+  }
+
+  #exportMeta() {
+    return { capacity: this.log.capacity, dropped: this.log.dropped, exportedAt: this.#clock.wallNow() };
   }
 
   /** Replace the log with a JSONL file's entries and keep a report of what happened. */

@@ -1,0 +1,140 @@
+import { describe, expect, it } from "vitest";
+import { ValidationEngine } from "../../../core/validation/engine.ts";
+import { TEST_FAMILY, testEngine } from "./fake-worker.ts";
+import type { MessageDetail, RunDone, VerdictRow, WorkerEvent, WorkerRequest } from "./validation-protocol.ts";
+import { SLICE_MESSAGES, ValidationRunner, type RunnerHost } from "./validation-runner.ts";
+
+function harness(createEngine: () => ValidationEngine = testEngine, hooks: Partial<RunnerHost> = {}) {
+  const events: WorkerEvent[] = [];
+  const runner = new ValidationRunner(createEngine, {
+    post: (e) => events.push(e),
+    pause: () => Promise.resolve(),
+    now: () => 0,
+    wallNow: () => Date.UTC(2025, 0, 2, 3, 4, 5),
+    ...hooks,
+  });
+  const rows = () => events.flatMap((e) => (e.type === "progress" ? e.rows : []));
+  const done = () => events.find((e): e is RunDone => e.type === "done");
+  const reply = (id: number) => events.find((e) => e.type === "reply" && e.id === id);
+  return { runner, events, rows, done, reply };
+}
+
+const LINES = ['{"ping":true,"n":1}', '{"ping":true,"n":"two"}', "{not json", '{"fault":"gone"}', '{"other":1}'];
+
+describe("ValidationRunner", () => {
+  it("splits the inputs, validates in order and reports rows, progress and a summary", async () => {
+    const h = harness();
+    const blob = new Blob([LINES.join("\n")]);
+    await h.runner.handle({ type: "run", run: 1, inputs: [{ name: "one.json", text: '{"ping":true,"n":7}' }, { name: "capture.jsonl", blob }] });
+    const rows = h.rows();
+    expect(rows.map((r) => [r.index, r.status])).toEqual([
+      [0, "valid"],
+      [1, "valid"],
+      [2, "invalid"],
+      [3, "unparseable"],
+      [4, "error-response"],
+      [5, "unrecognised"],
+    ]);
+    expect(rows[0]).toEqual({ index: 0, place: "one.json", status: "valid", family: "mcp", pack: "MCP test", kind: "ping request" });
+    expect(rows[2]).toMatchObject({ place: "capture.jsonl #1 (line 2)", problem: expect.stringContaining('"n"') as string, at: "1:18" });
+    expect(rows[3]).toMatchObject({ at: "1:2", problem: expect.stringMatching(/^Not JSON/) as string });
+    expect(rows[5]?.problem).toContain("no ping or fault property");
+    const done = h.done();
+    expect(done).toMatchObject({ run: 1, cancelled: false, done: 6, total: 6 });
+    expect(done?.summary.byStatus).toEqual({ valid: 2, "error-response": 1, invalid: 1, unrecognised: 1, unparseable: 1 });
+    expect(done?.inputs.map((i) => [i.source, i.format, i.messages])).toEqual([
+      ["one.json", "json", 1],
+      ["capture.jsonl", "jsonl", 5],
+    ]);
+    const progress = h.events.filter((e) => e.type === "progress");
+    expect(progress[0]).toMatchObject({ done: 0, total: 6, rows: [] });
+    expect(progress.at(-1)).toMatchObject({ done: 6, total: 6 });
+  });
+
+  it("answers detail, override, validate-one, catalog and export queries about the batch", async () => {
+    const h = harness();
+    await h.runner.handle({ type: "run", run: 1, inputs: [{ name: "c.jsonl", text: LINES.join("\n") }] });
+    const ask = async (q: WorkerRequest) => {
+      await h.runner.handle(q);
+      const r = h.reply((q as { id: number }).id);
+      if (r?.type !== "reply" || !r.ok) throw new Error(`no answer: ${JSON.stringify(r)}`);
+      return r.value;
+    };
+    const detail = (await ask({ type: "detail", id: 1, index: 1 })) as MessageDetail;
+    expect(detail.text).toBe(LINES[1]);
+    expect(detail.place).toBe("c.jsonl #1 (line 2)");
+    expect(detail.verdict.issues[0]).toMatchObject({ pointer: "/n", line: 1, column: 18 });
+    const overridden = (await ask({ type: "detail", id: 2, index: 0, override: { packId: "mcp/test", kindId: "fault" } })) as MessageDetail;
+    expect(overridden.verdict).toMatchObject({ status: "invalid", overridden: true, kindId: "fault", confidence: 1 });
+    const one = await ask({ type: "validate-one", id: 3, text: '{"ping":true,"n":2}' });
+    expect(one).toMatchObject({ status: "valid" });
+    expect(await ask({ type: "catalog", id: 4 })).toEqual([
+      { id: "mcp/test", label: "MCP test", family: "mcp", kinds: [{ id: "ping", label: "ping request" }, { id: "fault", label: "fault" }] },
+    ]);
+    const exported = (await ask({ type: "export", id: 5 })) as { blob: Blob; messages: number; generatedAtMs: number };
+    expect(exported.messages).toBe(5);
+    const report = JSON.parse(await exported.blob.text()) as { format: string; summary: { total: number }; messages: { source: string; line: number }[]; generatedAt: string };
+    expect(report.format).toBe("patchbay.validation-report");
+    expect(report.summary.total).toBe(5);
+    expect(report.generatedAt).toBe("2025-01-02T03:04:05.000Z");
+    expect(report.messages[4]).toMatchObject({ source: "c.jsonl", line: 5, status: "unrecognised" });
+    await h.runner.handle({ type: "detail", id: 6, index: 99 });
+    expect(h.reply(6)).toMatchObject({ ok: false, message: expect.stringContaining("#99") as string });
+  });
+
+  it("stops at the next slice when cancelled, keeping what was validated", async () => {
+    const ref: { runner?: ValidationRunner } = {};
+    const h = harness(testEngine, {
+      pause: async () => {
+        await ref.runner?.handle({ type: "cancel", run: 1 });
+      },
+    });
+    ref.runner = h.runner;
+    const text = Array.from({ length: SLICE_MESSAGES * 3 }, (_, i) => `{"ping":true,"n":${i}}`).join("\n");
+    await h.runner.handle({ type: "run", run: 1, inputs: [{ name: "big.jsonl", text }] });
+    expect(h.done()).toMatchObject({ cancelled: true, done: SLICE_MESSAGES, total: SLICE_MESSAGES * 3 });
+    expect(h.rows()).toHaveLength(SLICE_MESSAGES);
+    await h.runner.handle({ type: "export", id: 1 });
+    expect(h.reply(1)).toMatchObject({ ok: true, value: { messages: SLICE_MESSAGES } });
+  });
+
+  it("cuts a slice after its time budget, however few messages it holds", async () => {
+    let clock = 0;
+    const h = harness(testEngine, { now: () => (clock += 30) });
+    await h.runner.handle({ type: "run", run: 1, inputs: [{ name: "x.jsonl", text: LINES.join("\n") }] });
+    const sizes = h.events.flatMap((e) => (e.type === "progress" && e.rows.length > 0 ? [e.rows.length] : []));
+    expect(sizes.every((n) => n <= 2)).toBe(true);
+    expect(sizes.reduce((a, b) => a + b, 0)).toBe(5);
+  });
+
+  it("reports an engine that cannot be built, or that throws, as a failed run", async () => {
+    const broken = harness(() => {
+      throw new Error("Schema pack mcp/test does not compile: bad");
+    });
+    await broken.runner.handle({ type: "run", run: 3, inputs: [{ name: "p", text: "{}" }] });
+    expect(broken.events).toEqual([{ type: "failed", run: 3, message: "Validation stopped (at message #0): Schema pack mcp/test does not compile: bad" }]);
+
+    const throwing = harness(() => new ValidationEngine([{ ...TEST_FAMILY, createSession: () => { throw new Error("boom"); } }]));
+    await throwing.runner.handle({ type: "run", run: 4, inputs: [{ name: "p", text: "{}" }] });
+    expect(throwing.events.at(-1)).toEqual({ type: "failed", run: 4, message: "Validation stopped (at message #0): boom" });
+  });
+
+  it("lets a newer run replace one in progress; only the newer one reports done", async () => {
+    const ref: { runner?: ValidationRunner } = {};
+    let started = false;
+    const h = harness(testEngine, {
+      pause: async () => {
+        if (started) return;
+        started = true;
+        await ref.runner?.handle({ type: "run", run: 2, inputs: [{ name: "b", text: '{"ping":true,"n":1}' }] });
+      },
+    });
+    ref.runner = h.runner;
+    const text = Array.from({ length: SLICE_MESSAGES * 2 }, () => '{"ping":true,"n":1}').join("\n");
+    await h.runner.handle({ type: "run", run: 1, inputs: [{ name: "a", text }] });
+    const dones = h.events.filter((e) => e.type === "done");
+    expect(dones.map((d) => d.run)).toEqual([2]);
+    const rows: VerdictRow[] = h.events.flatMap((e) => (e.type === "progress" && e.run === 2 ? e.rows : []));
+    expect(rows.map((r) => r.place)).toEqual(["b"]);
+  });
+});
