@@ -38,11 +38,14 @@ const TEMPLATES: readonly Template[] = [
   (i) => ({ ...fiskHeader("io.choria.fisk-ai.v1.tool.reply", i, 2), output: `{"streams":${i % 9}}` }),
 ];
 
-/** Every twentieth message breaks one rule, so the invalid path is part of the run. */
-function spoil(value: unknown, i: number): unknown {
+/**
+ * About one message in 21 loses a required member (its id, or its params when it has no id).
+ * 21 is coprime with the number of templates, so every kind takes its turn at being broken.
+ */
+function spoil(value: unknown): unknown {
   const copy = { ...(value as Record<string, unknown>) };
-  if (i % 2 === 0) delete copy.id;
-  else copy.jsonrpc = "1.0";
+  if ("id" in copy) delete copy.id;
+  else delete copy.params;
   return copy;
 }
 
@@ -50,7 +53,7 @@ export function mixedCapture(count: number): string[] {
   const lines: string[] = [];
   for (let i = 0; i < count; i++) {
     const value = TEMPLATES[i % TEMPLATES.length]!(i);
-    lines.push(JSON.stringify(i % 20 === 19 ? spoil(value, i) : value));
+    lines.push(JSON.stringify(i % 21 === 20 ? spoil(value) : value));
   }
   return lines;
 }

@@ -98,7 +98,7 @@ export async function run(args: readonly string[]): Promise<number> {
   const ratio = p / f;
   const rate = (ms: number) => Math.round((count / ms) * 1000).toLocaleString("en-US");
   const out = [
-    `validate bench: ${count.toLocaleString("en-US")} messages (MCP, A2A v0.3/v1.0, fisk-ai Gen 2; 5% invalid), ${rounds} rounds, median`,
+    `validate bench: ${count.toLocaleString("en-US")} messages (MCP, A2A v0.3/v1.0, fisk-ai Gen 2; 1 in 21 broken), ${rounds} rounds, median`,
     `  floor    (JSON.parse + raw pre-compiled ajv on the known definition): ${f.toFixed(0)} ms, ${rate(f)} msg/s, ${floorValid} valid`,
     `  pipeline (split + parse + classify + validate + rules):               ${p.toFixed(0)} ms, ${rate(p)} msg/s, ${pipelineValid} valid`,
     `  ratio pipeline/floor: ${ratio.toFixed(2)}x (goal <= ${GOAL}x: ${ratio <= GOAL ? "met" : "NOT met"})`,

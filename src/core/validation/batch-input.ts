@@ -77,7 +77,8 @@ function splitJsonl(source: string, text: string): SplitInput {
       batch.forEach((e, k) => items.push(item(source, line.slice(e.start, e.end), { position: items.length, line: n, label: `batch element ${k}` })));
       return;
     }
-    items.push(item(source, line, { position: items.length, line: n }));
+    // The common case builds its item directly: this runs once per line of a large capture.
+    items.push(line.length > MAX_MESSAGE_CHARS ? item(source, line, { position: items.length, line: n }) : { source, text: line, position: items.length, line: n });
   });
   return { format: "jsonl", items, notes: [] };
 }

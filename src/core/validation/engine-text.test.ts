@@ -80,7 +80,8 @@ describe("validateText", () => {
       return { candidates: [] };
     };
     engine.session().validateText(' {"a": 1} ');
-    expect(texts).toEqual([' {"a": 1} ']);
+    expect(texts.length).toBeGreaterThan(0);
+    expect(texts.every((t) => t === ' {"a": 1} ')).toBe(true);
   });
 });
 

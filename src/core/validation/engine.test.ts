@@ -74,10 +74,36 @@ describe("choosing among candidates", () => {
     expect(verdict).toMatchObject({ status: "valid", packId: "test-mcp/d7", kindId: "request", confidence: 0.7, issues: [], candidates: [] });
   });
 
-  it("counts a difference of exactly the margin as within it", () => {
-    offer(a2a, candidate(D2020_PACK, "request", 1));
-    offer(mcp, candidate(D7_PACK, "request", 0.75));
+  it("counts a difference of exactly the margin as within it, despite floating-point rounding", () => {
+    offer(a2a, candidate(D2020_PACK, "request", 0.9));
+    offer(mcp, candidate(D7_PACK, "request", 0.65));
     expect(engine.session().validateValue(PING)).toMatchObject({ status: "valid", packId: "test-mcp/d7" });
+  });
+
+  it("does not let another family's guess displace a decisive match, but names it as an alternative", () => {
+    offer(a2a, candidate(D2020_PACK, "request", 0.95));
+    offer(mcp, candidate(D7_PACK, "request", 0.9));
+    const verdict = engine.session().validateValue(PING);
+    expect(verdict).toMatchObject({ status: "invalid", packId: "test-a2a/d2020" });
+    expect(verdict.notes.some((n) => n.startsWith("It would be valid as"))).toBe(true);
+  });
+
+  it("lets an equally decisive match from another family win when it validates", () => {
+    offer(a2a, candidate(D2020_PACK, "request", 0.95));
+    offer(mcp, candidate(D7_PACK, "request", 0.95));
+    expect(engine.session().validateValue(PING)).toMatchObject({ status: "valid", packId: "test-mcp/d7" });
+  });
+
+  it("breaks a tie in favour of the family of the previous message", () => {
+    const session = engine.session();
+    offer(a2a, candidate(D2020_PACK, "request", 0.9));
+    expect(session.validateValue(PING).family).toBe("a2a");
+    // Both validate; MCP is listed first, so without the tie-break MCP would win.
+    const answer = { jsonrpc: "2.0", id: 1, result: {} };
+    offer(mcp, candidate(D7_PACK, "result", 0.6));
+    offer(a2a, candidate(D2020_PACK, "result", 0.6));
+    expect(session.validateValue(answer)).toMatchObject({ status: "valid", family: "a2a" });
+    expect(engine.session().validateValue(answer)).toMatchObject({ status: "valid", family: "mcp" });
   });
 
   it("reports the top as invalid when the valid one lies further down, naming it as an alternative", () => {

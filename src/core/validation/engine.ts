@@ -17,6 +17,12 @@ import type {
 export const SCORE_MARGIN = 0.25;
 /** Below this, an unconfirmed guess is "unrecognised" rather than "invalid". */
 export const RECOGNITION_FLOOR = 0.3;
+/**
+ * A score this high means a discriminator matched exactly (a method, a protocol id, the id of a
+ * request seen earlier). Another family's guess cannot displace such a match unless it is just
+ * as decisive: a valid shape guess from elsewhere must not hide an invalid answer to a known request.
+ */
+export const DECISIVE_SCORE = 0.95;
 /** How many failed candidates a miss explains. */
 const EXPLAINED_CANDIDATES = 4;
 
@@ -35,8 +41,11 @@ export class ValidationEngine {
     return this.families.flatMap((f) => f.packs);
   }
 
+  #byId: Map<string, SchemaPack> | undefined;
+
   pack(id: string): SchemaPack | undefined {
-    return this.packs().find((p) => p.id === id);
+    this.#byId ??= new Map(this.packs().map((p) => [p.id, p]));
+    return this.#byId.get(id);
   }
 
   /** A fresh batch: what earlier messages teach stays within the session. */
@@ -57,8 +66,18 @@ export function locateIssues(text: string, issues: readonly Issue[]): Issue[] {
   });
 }
 
-function byScore(a: Candidate, b: Candidate): number {
-  return b.score - a.score;
+
+const NO_NOTES: readonly string[] = [];
+const NO_OUTCOMES: readonly CandidateOutcome[] = [];
+
+/** Another family's guess, below decisive, cannot displace a decisive match. */
+function outranked(top: Candidate, candidate: Candidate): boolean {
+  return candidate.pack.family !== top.pack.family && candidate.score < DECISIVE_SCORE - 1e-9;
+}
+
+function bestFirst(candidates: readonly Candidate[]): boolean {
+  for (let i = 1; i < candidates.length; i++) if (candidates[i]!.score > candidates[i - 1]!.score) return false;
+  return true;
 }
 
 function sortIssues(issues: Issue[]): Issue[] {
@@ -68,12 +87,18 @@ function sortIssues(issues: Issue[]): Issue[] {
 /** Validates messages one by one, with the family sessions learning as they go. */
 export class ValidationSession {
   readonly #engine: ValidationEngine;
-  readonly #sessions: ReadonlyMap<FamilyModule, FamilySession>;
+  readonly #sessions: readonly (readonly [FamilyModule, FamilySession])[];
+  readonly #sessionList: readonly FamilySession[];
+  readonly #byFamily: ReadonlyMap<string, FamilySession>;
   readonly #tools: CheckTools;
+  /** The family of the last message classified: equal scores lean towards the capture's own protocol. */
+  #lastFamily: string | undefined;
 
   constructor(engine: ValidationEngine) {
     this.#engine = engine;
-    this.#sessions = new Map(engine.families.map((f) => [f, f.createSession()]));
+    this.#sessions = engine.families.map((f) => [f, f.createSession()] as const);
+    this.#byFamily = new Map(this.#sessions.map(([f, s]) => [f.family, s]));
+    this.#sessionList = this.#sessions.map(([, s]) => s);
     this.#tools = {
       validateWithSchema: (schema, value, pointer, draft) => engine.compiler.checkDynamic(schema, value, pointer, draft),
     };
@@ -111,37 +136,44 @@ export class ValidationSession {
   }
 
   #validateValue(value: unknown, raw: RawMessage, override: Override | undefined): Verdict {
-    const { candidates, reasons, session } = this.#candidates(value, raw, override);
+    const candidates = this.#candidates(value, raw, override);
     if (candidates.length === 0) {
-      const why = override ? [`Nothing in ${override.packId} matches this value.`] : reasons;
+      const why = override ? [`Nothing in ${override.packId} matches this value.`] : this.#reasons(value, raw);
       return { ...empty("unrecognised"), evidence: why, overridden: override !== undefined };
     }
     const top = candidates[0]!;
     let chosen: Candidate | undefined;
     let alternative: Candidate | undefined;
-    const tried: Candidate[] = [];
+    const decisive = top.score >= DECISIVE_SCORE - 1e-9;
     for (const candidate of candidates) {
-      tried.push(candidate);
+      if (decisive && outranked(top, candidate)) {
+        if (!alternative && this.#engine.compiler.isValid(candidate.pack, candidate.kind.definition, value)) alternative = candidate;
+        continue;
+      }
       if (!this.#engine.compiler.isValid(candidate.pack, candidate.kind.definition, value)) continue;
       // The epsilon keeps a candidate exactly SCORE_MARGIN below the top inside, despite rounding.
       if (top.score - candidate.score <= SCORE_MARGIN + 1e-9) chosen = candidate;
-      else alternative = candidate;
+      else alternative ??= candidate;
       break;
     }
     const schemaValid = chosen !== undefined;
     const pick = chosen ?? top;
-    const sessionFor = session(pick);
-    const schemaIssues = schemaValid ? [] : this.#engine.compiler.check(pick.pack, pick.kind.definition, value);
+    const sessionFor = this.#byFamily.get(pick.pack.family)!;
     const ruleIssues = sessionFor.check(value, pick, raw, this.#tools);
-    let issues = sortIssues([...schemaIssues, ...ruleIssues]);
-    if (raw.text !== undefined) issues = locateIssues(raw.text, issues);
+    let issues = schemaValid ? ruleIssues : [...this.#engine.compiler.check(pick.pack, pick.kind.definition, value), ...ruleIssues];
+    if (issues.length > 0) {
+      issues = sortIssues([...issues]);
+      if (raw.text !== undefined) issues = locateIssues(raw.text, issues);
+    }
     const failed = issues.some((i) => i.severity === "error");
     sessionFor.observe(value, pick, !failed);
-    const notes = [...(sessionFor.notes?.(value, pick) ?? [])];
-    if (alternative) notes.push(`It would be valid as ${alternative.kind.label} (${alternative.pack.label}).`);
+    this.#lastFamily = pick.pack.family;
+    let notes = sessionFor.notes?.(value, pick) ?? NO_NOTES;
+    if (alternative && !chosen) notes = [...notes, `It would be valid as ${alternative.kind.label} (${alternative.pack.label}).`];
     const unrecognised = !schemaValid && top.score < RECOGNITION_FLOOR && !override;
     const status = unrecognised ? "unrecognised" : failed ? "invalid" : pick.kind.role === "error" ? "error-response" : "valid";
-    const outcomes = failed ? this.#explain(value, tried.filter((c) => c !== pick)) : [];
+    // A decisive match needs no excuses; a guess that failed explains what else was tried.
+    const outcomes = failed && !decisive ? this.#explain(value, candidates.filter((c) => c !== pick)) : NO_OUTCOMES;
     return {
       status,
       family: pick.pack.family,
@@ -161,44 +193,46 @@ export class ValidationSession {
     };
   }
 
-  #candidates(value: unknown, raw: RawMessage, override: Override | undefined) {
-    const all: Candidate[] = [];
-    const reasons: string[] = [];
-    const owner = new Map<Candidate, FamilySession>();
-    for (const [family, session] of this.#sessions) {
-      const recognition = session.recognise(value, raw);
-      if (recognition.candidates.length === 0 && recognition.reason) reasons.push(`${family.label}: ${recognition.reason}`);
-      for (const c of recognition.candidates) {
-        all.push(c);
-        owner.set(c, session);
-      }
+  /**
+   * Every family's candidates, best first. The common case, one family answering, costs no
+   * merge; ties between families lean towards the family of the previous message.
+   */
+  #candidates(value: unknown, raw: RawMessage, override: Override | undefined): readonly Candidate[] {
+    let only: readonly Candidate[] | undefined;
+    let merged: Candidate[] | undefined;
+    const sessions = this.#sessionList;
+    for (let i = 0; i < sessions.length; i++) {
+      const found = sessions[i]!.recognise(value, raw).candidates;
+      if (found.length === 0) continue;
+      if (only === undefined) only = found;
+      else (merged ??= [...only]).push(...found);
     }
-    let candidates = all.sort(byScore);
-    if (override) candidates = this.#overridden(override, candidates, owner);
-    const session = (c: Candidate): FamilySession => owner.get(c)!;
-    return { candidates, reasons, session };
+    let candidates: readonly Candidate[] = only ?? [];
+    if (!merged && !bestFirst(candidates)) merged = [...candidates];
+    if (merged) {
+      const last = this.#lastFamily;
+      candidates = merged.sort((a, b) => b.score - a.score || (a.pack.family === last ? -1 : b.pack.family === last ? 1 : 0));
+    }
+    return override ? this.#overridden(override, candidates) : candidates;
   }
 
-  #overridden(override: Override, recognised: Candidate[], owner: Map<Candidate, FamilySession>): Candidate[] {
+  /** Why no family claimed the value, family by family; asked again only on a miss. */
+  #reasons(value: unknown, raw: RawMessage): string[] {
+    return this.#sessions.flatMap(([family, session]) => {
+      const { reason } = session.recognise(value, raw);
+      return reason ? [`${family.label}: ${reason}`] : [];
+    });
+  }
+
+  #overridden(override: Override, recognised: readonly Candidate[]): Candidate[] {
     const pack = this.#engine.pack(override.packId);
     if (!pack) return [];
-    const family = this.#engine.families.find((f) => f.family === pack.family)!;
-    const session = this.#sessions.get(family)!;
     const evidence = ["chosen by you"];
     if (override.kindId) {
       const kind = pack.kinds.find((k) => k.id === override.kindId);
-      if (!kind) return [];
-      const candidate: Candidate = { pack, kind, score: 1, evidence };
-      owner.set(candidate, session);
-      return [candidate];
+      return kind ? [{ pack, kind, score: 1, evidence }] : [];
     }
-    return recognised
-      .filter((c) => c.pack === pack)
-      .map((c) => {
-        const candidate: Candidate = { ...c, score: 1, evidence: [...evidence, ...c.evidence] };
-        owner.set(candidate, session);
-        return candidate;
-      });
+    return recognised.filter((c) => c.pack === pack).map((c) => ({ ...c, score: 1, evidence: [...evidence, ...c.evidence] }));
   }
 
   #explain(value: unknown, others: Candidate[]): CandidateOutcome[] {

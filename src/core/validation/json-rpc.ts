@@ -14,7 +14,11 @@ export type JsonRpcShape =
  * or carries no `jsonrpc` member at all.
  */
 export function jsonRpcShape(value: unknown): JsonRpcShape | null {
-  if (!isJsonObject(value) || !("jsonrpc" in value)) return null;
+  return isJsonObject(value) && "jsonrpc" in value ? readShape(value) : null;
+}
+
+/** The shape from the members alone, whatever `jsonrpc` says. */
+function readShape(value: Record<string, unknown>): JsonRpcShape | null {
   if (typeof value.method === "string") {
     return "id" in value ? { kind: "request", method: value.method, id: value.id } : { kind: "notification", method: value.method };
   }
@@ -58,7 +62,7 @@ export function jsonRpcRules(value: unknown): Issue[] {
   if (value.jsonrpc !== "2.0") {
     issues.push(rule("/jsonrpc", "jsonrpc.version", `"jsonrpc" must be exactly "2.0", not ${describe(value.jsonrpc)}.`));
   }
-  const shape = jsonRpcShape(value);
+  const shape = readShape(value);
   if (!shape) {
     issues.push(rule("", "jsonrpc.shape", "A JSON-RPC message needs a method (request or notification), or a result or error (response)."));
     return issues;

@@ -33,16 +33,19 @@ function bodySize(raw: RawMessage): Issue | null {
 const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?:Z|[+-](\d{2}):(\d{2}))$/;
 
 function daysIn(year: number, month: number): number {
-  return new Date(Date.UTC(year, month, 0)).getUTCDate();
+  if (month === 2) return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
+  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
 }
 
-/** Go's time.Time decoder takes only RFC 3339 with in-range fields. */
+/** Go's time.Time decoder takes only RFC 3339 with in-range fields. Runs on every message: no allocation beyond the match. */
 export function isRfc3339(text: string): boolean {
   const m = RFC3339.exec(text);
   if (!m) return false;
-  const [year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0, offH = 0, offM = 0] = m.slice(1).map((p) => (p === undefined ? 0 : Number(p)));
-  if (month < 1 || month > 12 || day < 1 || day > daysIn(year, month)) return false;
-  return hour < 24 && minute < 60 && second < 60 && offH < 24 && offM < 60;
+  const month = Number(m[2]);
+  const day = Number(m[3]);
+  if (month < 1 || month > 12 || day < 1 || (day > 28 && day > daysIn(Number(m[1]), month))) return false;
+  if (Number(m[4]) > 23 || Number(m[5]) > 59 || Number(m[6]) > 59) return false;
+  return m[7] === undefined || (Number(m[7]) < 24 && Number(m[8]) < 60);
 }
 
 function time(value: Record<string, unknown>): Issue | null {

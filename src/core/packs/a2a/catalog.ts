@@ -1,0 +1,99 @@
+import type { Candidate, MessageKind, SchemaPack } from "../../validation/types.ts";
+import { requestKindId, resultKindId, type MethodSpec } from "./pack-kit.ts";
+import { A2A_V01, V01_METHODS } from "./v0-1.ts";
+import { A2A_V02 } from "./v0-2.ts";
+import { v02Methods } from "./v0-2-envelopes.ts";
+import { A2A_V03 } from "./v0-3.ts";
+import { A2A_V10, V1_METHODS } from "./v1-0.ts";
+
+/** Lookup tables over the A2A packs, built once, so recognition is a few map reads. */
+
+/** The three wire dialects: Google A2A, kind-discriminated JSON-RPC, ProtoJSON. */
+export type Generation = "v0.1" | "v0.2+" | "v1.0";
+
+export const GENERATION = new Map<SchemaPack, Generation>([
+  [A2A_V01, "v0.1"],
+  [A2A_V02, "v0.2+"],
+  [A2A_V03, "v0.2+"],
+  [A2A_V10, "v1.0"],
+]);
+
+/** Newest first: among equal guesses the newest version is tried first. */
+export const NEWEST_FIRST: readonly SchemaPack[] = [A2A_V10, A2A_V03, A2A_V02, A2A_V01];
+export const V02_PLUS: readonly SchemaPack[] = [A2A_V03, A2A_V02];
+
+const METHODS = new Map<SchemaPack, readonly MethodSpec[]>([
+  [A2A_V01, V01_METHODS],
+  [A2A_V02, v02Methods({ v03: false })],
+  [A2A_V03, v02Methods({ v03: true })],
+  [A2A_V10, V1_METHODS],
+]);
+
+export interface MethodEntry {
+  readonly pack: SchemaPack;
+  readonly spec: MethodSpec;
+}
+
+/** Method name → the packs that define it, newest first. */
+export const METHOD_INDEX = new Map<string, MethodEntry[]>();
+for (const pack of NEWEST_FIRST) {
+  for (const spec of METHODS.get(pack) ?? []) {
+    const list = METHOD_INDEX.get(spec.method) ?? [];
+    list.push({ pack, spec });
+    METHOD_INDEX.set(spec.method, list);
+  }
+}
+
+/** The method a request kind belongs to, in its pack. */
+export function methodOfKind(pack: SchemaPack, kindId: string): MethodSpec | undefined {
+  return (METHODS.get(pack) ?? []).find((m) => requestKindId(m.method) === kindId || resultKindId(m.method) === kindId);
+}
+
+const KINDS = new Map<SchemaPack, Map<string, MessageKind>>(NEWEST_FIRST.map((pack) => [pack, new Map(pack.kinds.map((k) => [k.id, k]))]));
+
+/** The kind with this id in the pack; the tables are fixed, so a miss is a bug. */
+export function kindOf(pack: SchemaPack, id: string): MessageKind {
+  const found = KINDS.get(pack)?.get(id);
+  if (!found) throw new Error(`${pack.id} has no kind "${id}"`);
+  return found;
+}
+
+/** What earlier messages in the batch pinned: one pack, or one dialect. */
+export interface Pinning {
+  readonly pack: SchemaPack | null;
+  readonly generation: Generation | null;
+}
+
+export const UNPINNED: Pinning = { pack: null, generation: null };
+
+/** How far a version that contradicts the pinned one falls behind it. */
+const PINNED_GAP = 0.35;
+/** How far each older version trails the newer one when nothing decides between them. */
+const NEWER_STEP = 0.01;
+
+/**
+ * Candidates for one kind across several packs (newest first) when the message itself does not
+ * say which version it is: near-equal scores, newest highest, unless the batch pinned a version.
+ */
+export function ranked(packs: readonly SchemaPack[], kindId: string, base: number, evidence: readonly string[], pin: Pinning): Candidate[] {
+  const out: Candidate[] = [];
+  packs.forEach((pack, index) => {
+    const step = index * NEWER_STEP;
+    let score = base - step;
+    let why = evidence;
+    if (pin.pack) {
+      if (pin.pack === pack) why = [...evidence, `earlier messages in the batch are ${pack.label}`];
+      else score -= PINNED_GAP;
+    } else if (pin.generation) {
+      if (GENERATION.get(pack) === pin.generation) why = [...evidence, `earlier messages in the batch use the ${pin.generation} dialect`];
+      else score -= PINNED_GAP;
+    }
+    out.push({ pack, kind: kindOf(pack, kindId), score: Math.max(0.05, score), evidence: why });
+  });
+  return out;
+}
+
+/** One candidate whose version the message itself decides. */
+export function decided(pack: SchemaPack, kindId: string, score: number, evidence: readonly string[]): Candidate {
+  return { pack, kind: kindOf(pack, kindId), score, evidence };
+}

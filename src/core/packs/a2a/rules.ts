@@ -1,0 +1,34 @@
+import { isJsonObject } from "../../json/index.ts";
+import { jsonRpcRules } from "../../validation/json-rpc.ts";
+import type { Candidate, Issue, MessageRole } from "../../validation/types.ts";
+import { rulesV1 } from "./rules-v1.ts";
+import { A2A_V01 } from "./v0-1.ts";
+import { A2A_V10 } from "./v1-0.ts";
+
+/** Protocol rules beyond the schemas, for a message classified as `chosen`. */
+
+const JSON_RPC_ROLES: ReadonlySet<MessageRole> = new Set(["request", "result", "error", "event"]);
+
+function rule(pointer: string, id: string, message: string): Issue {
+  return { pointer, message, severity: "error", source: "rule", rule: id };
+}
+
+/** JSON-RPC envelope rules; a missing `jsonrpc` is reported once, and the rest still checked. */
+function envelopeRules(value: Record<string, unknown>): Issue[] {
+  if ("jsonrpc" in value) return jsonRpcRules(value);
+  const missing = rule("", "jsonrpc.version", 'The "jsonrpc" member is missing; it must be "2.0".');
+  return [missing, ...jsonRpcRules({ ...value, jsonrpc: "2.0" })];
+}
+
+export function a2aRules(value: unknown, chosen: Candidate): Issue[] {
+  if (!isJsonObject(value)) return [];
+  const issues: Issue[] = [];
+  const role = chosen.kind.role;
+  if (JSON_RPC_ROLES.has(role)) issues.push(...envelopeRules(value));
+  // v0.1's schema does not require the id; without one the call is a notification no one answers.
+  if (chosen.pack === A2A_V01 && role === "request" && !("id" in value)) {
+    issues.push(rule("", "a2a.request-id", "An A2A request needs an id: without one it is a notification, and A2A methods always answer."));
+  }
+  if (chosen.pack === A2A_V10) issues.push(...rulesV1(value, chosen.kind));
+  return issues;
+}

@@ -1,0 +1,104 @@
+import type { Candidate, MessageKind, SchemaPack } from "../../validation/types.ts";
+import type { McpVersion } from "./versions.ts";
+
+/** Why one version is preferred for a message: what pinned it, in plain words. */
+export interface VersionHint {
+  readonly version: McpVersion;
+  /** e.g. "agreed by initialize", "declared in params._meta". */
+  readonly why: string;
+}
+
+/** How far below the pinned version the others score, so a pin is decisive but not absolute. */
+const OFF_PIN = 0.35;
+/** Newer versions score slightly higher when nothing pins one, so the newest that validates wins. */
+const PER_VERSION = 0.01;
+/**
+ * Turns "this looks like kind K, for these reasons" into scored candidates across every version
+ * that defines K. Lists are cached by kind, score, reason and hint (hints are interned, see
+ * `hint`), so recognising a message usually allocates nothing.
+ */
+export class CandidateFactory {
+  readonly #packs: readonly SchemaPack[];
+  readonly #kinds: readonly ReadonlyMap<string, MessageKind>[];
+  readonly #cache = new Map<string, Map<number, Map<string, Map<VersionHint | null, readonly Candidate[]>>>>();
+  readonly #hints = new Map<string, VersionHint>();
+  readonly #merged = new WeakMap<readonly Candidate[], Map<readonly Candidate[], readonly Candidate[]>>();
+
+  constructor(packs: readonly SchemaPack[]) {
+    this.#packs = packs;
+    this.#kinds = packs.map((pack) => new Map(pack.kinds.map((kind) => [kind.id, kind])));
+  }
+
+  /** The one hint object for a version and reason, so hints can key caches by identity. */
+  hint(version: McpVersion, why: string): VersionHint {
+    const key = `${version} ${why}`;
+    let found = this.#hints.get(key);
+    if (!found) this.#hints.set(key, (found = { version, why }));
+    return found;
+  }
+
+  /** Whether any version has a kind with this id. */
+  has(kindId: string): boolean {
+    return this.#kinds.some((kinds) => kinds.has(kindId));
+  }
+
+  /** Whether `version` has a kind with this id. */
+  hasIn(kindId: string, version: McpVersion): boolean {
+    const index = this.#packs.findIndex((pack) => pack.version === version);
+    return index >= 0 && (this.#kinds[index]?.has(kindId) ?? false);
+  }
+
+  /**
+   * Candidates for `kindId` with `base` as the best score. `reason` must come from a bounded set
+   * of phrases (it keys the cache), and `hint` must come from `hint()` or be null.
+   */
+  make(kindId: string, base: number, reason: string, hint: VersionHint | null): readonly Candidate[] {
+    let byBase = this.#cache.get(kindId);
+    if (!byBase) this.#cache.set(kindId, (byBase = new Map()));
+    let byReason = byBase.get(base);
+    if (!byReason) byBase.set(base, (byReason = new Map()));
+    let byHint = byReason.get(reason);
+    if (!byHint) byReason.set(reason, (byHint = new Map()));
+    let made = byHint.get(hint);
+    if (!made) byHint.set(hint, (made = this.#build(kindId, base, reason, hint)));
+    return made;
+  }
+
+  /** Two cached lists as one, best first; the result is cached too. */
+  merge(first: readonly Candidate[], second: readonly Candidate[]): readonly Candidate[] {
+    let bySecond = this.#merged.get(first);
+    if (!bySecond) this.#merged.set(first, (bySecond = new Map()));
+    let merged = bySecond.get(second);
+    if (!merged) bySecond.set(second, (merged = [...first, ...second].sort((a, b) => b.score - a.score)));
+    return merged;
+  }
+
+  #build(kindId: string, base: number, reason: string, hint: VersionHint | null): Candidate[] {
+    const pinnedHere = hint !== null && this.hasIn(kindId, hint.version);
+    const out: Candidate[] = [];
+    let rank = 0;
+    for (let i = this.#packs.length - 1; i >= 0; i--) {
+      const pack = this.#packs[i];
+      const kind = this.#kinds[i]?.get(kindId);
+      if (!pack || !kind) continue;
+      const evidence = [reason];
+      let score: number;
+      if (pinnedHere && hint.version === pack.version) {
+        score = base;
+        evidence.push(`version ${hint.version} ${hint.why}`);
+      } else if (pinnedHere) {
+        score = base - OFF_PIN - PER_VERSION * rank;
+        evidence.push(`version ${hint.version} ${hint.why}, not ${pack.version}`);
+      } else if (hint !== null) {
+        score = base - 0.1 - PER_VERSION * rank;
+        evidence.push(`version ${hint.version} ${hint.why}, but it does not define this`);
+      } else {
+        score = base - PER_VERSION * rank;
+        evidence.push("no version pinned yet: newer versions are tried first");
+      }
+      out.push({ pack, kind, score: Math.max(0.01, Math.round(score * 1000) / 1000), evidence });
+      rank++;
+    }
+    return out;
+  }
+}

@@ -1,0 +1,294 @@
+import { isJsonObject } from "../../json/index.ts";
+import { jsonRpcRules } from "../../validation/json-rpc.ts";
+import type { Candidate, CheckTools, FamilySession, Issue, RawMessage, Recognition } from "../../validation/types.ts";
+import type { CandidateFactory, VersionHint } from "./candidates.ts";
+import { ANY_RESULT, type Guess, guessPayload, guessResult } from "./shapes.ts";
+import { checkArguments, checkStructuredContent, learnTools, type ToolSchemas } from "./tool-checks.ts";
+import { atLeast, type McpVersion, nearestVersion } from "./versions.ts";
+
+const NOT_AN_OBJECT: Recognition = { candidates: [], reason: "MCP messages are JSON objects" };
+const NO_SHAPE: Recognition = { candidates: [], reason: "not a JSON-RPC message, and no MCP definition's shape recognised" };
+const SELF_DESCRIBED: Recognition = { candidates: [], reason: "it names its own protocol in a \"protocol\" member, which no MCP message has" };
+const NO_MEMBERS: Recognition = { candidates: [], reason: "has jsonrpc but no method, result or error" };
+const VERSION_TEXT = /^\d{4}-\d{2}-\d{2}$/;
+const MAX_PENDING = 10_000;
+
+/** 2026-07-28 embeds these requests (without jsonrpc and id) in input_required results. */
+const EMBEDDED: Readonly<Record<string, string>> = {
+  "sampling/createMessage": "CreateMessageRequest",
+  "roots/list": "ListRootsRequest",
+  "elicitation/create": "ElicitRequest",
+};
+
+/** Error codes with a definition of their own, by the kind that checks them. */
+const SPECIFIC_ERRORS: Readonly<Record<number, string>> = {
+  [-32042]: "error:url-elicitation-required",
+  [-32020]: "error:header-mismatch",
+  [-32021]: "error:missing-client-capability",
+  [-32022]: "error:unsupported-protocol-version",
+};
+
+type PinSource = "request" | "result";
+
+/** Evidence phrases naming a method, made once per method (methods reaching here are MCP's own). */
+interface MethodPhrases {
+  readonly said: string;
+  readonly noId: string;
+  readonly withId: string;
+  readonly answered: string;
+  readonly failed: string;
+}
+
+const METHOD_PHRASES = new Map<string, MethodPhrases>();
+
+function phrases(method: string): MethodPhrases {
+  let found = METHOD_PHRASES.get(method);
+  if (!found) {
+    found = {
+      said: `method is "${method}"`,
+      noId: `method is "${method}", a request, but there is no id`,
+      withId: `method is "${method}", a notification, but there is an id`,
+      answered: `answers an earlier "${method}" request with the same id`,
+      failed: `answers an earlier "${method}" request with an error`,
+    };
+    METHOD_PHRASES.set(method, found);
+  }
+  return found;
+}
+
+/** The protocol version a request's own `_meta` declares (2026-07-28 requests carry it). */
+function declaredVersion(params: unknown): unknown {
+  if (!isJsonObject(params)) return undefined;
+  const meta = params._meta;
+  return isJsonObject(meta) ? meta["io.modelcontextprotocol/protocolVersion"] : undefined;
+}
+
+function isId(value: unknown): value is string | number {
+  return typeof value === "string" || typeof value === "number";
+}
+
+/** MCP's tasks/* share names with A2A's; MCP names a task by `taskId`, A2A by `id`. */
+function taskScore(method: string, params: unknown): number {
+  if (!isJsonObject(params)) return 0.6;
+  if (method === "tasks/list") {
+    for (const key in params) if (key !== "cursor" && key !== "_meta") return 0.35;
+    return 0.7;
+  }
+  if (typeof params.taskId === "string") return 0.95;
+  return "id" in params ? 0.35 : 0.6;
+}
+
+function byScore(a: Candidate, b: Candidate): number {
+  return b.score - a.score;
+}
+
+/**
+ * One batch's view of MCP: the negotiated version, which request each pending id belongs to, and
+ * the tools listed so far, used to classify responses and to check tool calls and results.
+ */
+export class McpSession implements FamilySession {
+  readonly #factory: CandidateFactory;
+  #pin: VersionHint | null = null;
+  #pinSource: PinSource | null = null;
+  #seen = false;
+  readonly #pending = new Map<string | number, string>();
+  readonly #calls = new Map<string | number, string>();
+  readonly #tools = new Map<string, ToolSchemas>();
+
+  constructor(factory: CandidateFactory) {
+    this.#factory = factory;
+  }
+
+  #hintFrom(value: unknown, why: string): VersionHint | null {
+    return typeof value === "string" && VERSION_TEXT.test(value) ? this.#factory.hint(nearestVersion(value), why) : null;
+  }
+
+  /** The version this batch negotiated, if any message has pinned one. */
+  get pinnedVersion(): McpVersion | null {
+    return this.#pin?.version ?? null;
+  }
+
+  recognise(value: unknown, _raw: RawMessage): Recognition {
+    if (!isJsonObject(value)) return NOT_AN_OBJECT;
+    const method = value.method;
+    if (typeof method === "string") return this.#recogniseCall(value, method);
+    if ("result" in value || "error" in value) return this.#recogniseResponse(value);
+    if ("jsonrpc" in value) return NO_MEMBERS;
+    // A message that names its own protocol (fisk-ai does) is no bare MCP payload.
+    if (typeof value.protocol === "string") return SELF_DESCRIBED;
+    return this.#recognisePayload(value);
+  }
+
+  #recogniseCall(value: Record<string, unknown>, method: string): Recognition {
+    const params = value.params;
+    const hint =
+      this.#hintFrom(declaredVersion(params), "declared in params._meta") ??
+      (method === "initialize" && isJsonObject(params) ? this.#hintFrom(params.protocolVersion, "proposed by this initialize request") : null) ??
+      this.#pin;
+    const isRequest = "id" in value;
+    const groups: (readonly Candidate[])[] = [];
+    const embedded = EMBEDDED[method];
+    if (embedded && !isRequest && !("jsonrpc" in value)) {
+      groups.push(this.#factory.make(embedded, 0.9, "has a method but no jsonrpc or id: a request embedded in an input_required result", hint));
+    }
+    const requestKind = `${method}:request`;
+    const notificationKind = `${method}:notification`;
+    if (this.#factory.has(requestKind)) {
+      const base = method.startsWith("tasks/") ? taskScore(method, params) : 0.95;
+      groups.push(this.#factory.make(requestKind, isRequest ? base : base - 0.1, isRequest ? phrases(method).said : phrases(method).noId, hint));
+    }
+    if (this.#factory.has(notificationKind)) {
+      groups.push(this.#factory.make(notificationKind, isRequest ? 0.85 : 0.95, isRequest ? phrases(method).withId : phrases(method).said, hint));
+    }
+    if (groups.length === 0) {
+      const base = method.startsWith("notifications/") ? 0.4 : 0.25;
+      const reason = "a JSON-RPC message whose method MCP does not define";
+      groups.push(this.#factory.make(isRequest ? "request" : "notification", base, reason, hint));
+    }
+    return { candidates: this.#merge(groups) };
+  }
+
+  #recogniseResponse(value: Record<string, unknown>): Recognition {
+    const id = value.id;
+    const answered = isId(id) ? this.#pending.get(id) : undefined;
+    if ("error" in value && !("result" in value)) return { candidates: this.#merge(this.#errorCandidates(value, answered)) };
+    const result = value.result;
+    const record = isJsonObject(result) ? result : null;
+    const hint =
+      (record && "resultType" in record ? this.#factory.hint("2026-07-28", "implied by resultType") : null) ??
+      (record && answered === "initialize" ? this.#hintFrom(record.protocolVersion, "agreed by this initialize result") : null) ??
+      this.#pin;
+    const groups: (readonly Candidate[])[] = [];
+    if (answered !== undefined) {
+      const kindId = `${answered}:result`;
+      if (this.#factory.has(kindId)) groups.push(this.#factory.make(kindId, 0.97, phrases(answered).answered, hint));
+      else groups.push(this.#factory.make("result", 0.6, "answers an earlier JSON-RPC request with the same id", hint));
+      if (record && isJsonObject(record.task)) groups.push(this.#factory.make("task-created:result", 0.96, "holds a created task: the answer to a task-augmented request", hint));
+      return { candidates: this.#merge(groups) };
+    }
+    const guesses: readonly Guess[] = record ? guessResult(record) : [ANY_RESULT];
+    if (record && typeof record.protocolVersion === "string" && isJsonObject(record.serverInfo)) {
+      const agreed = this.#hintFrom(record.protocolVersion, "named by this initialize result");
+      for (const g of guesses) groups.push(this.#factory.make(g.kindId, g.base, g.reason, agreed ?? hint));
+    } else {
+      for (const g of guesses) groups.push(this.#factory.make(g.kindId, g.base, g.reason, hint));
+    }
+    if (guesses[0] !== ANY_RESULT) groups.push(this.#factory.make(ANY_RESULT.kindId, ANY_RESULT.base, ANY_RESULT.reason, hint));
+    return { candidates: this.#merge(groups) };
+  }
+
+  #errorCandidates(value: Record<string, unknown>, answered: string | undefined): (readonly Candidate[])[] {
+    const error = value.error;
+    const errorCode = isJsonObject(error) ? error.code : undefined;
+    const specific = typeof errorCode === "number" ? SPECIFIC_ERRORS[errorCode] : undefined;
+    const hint = this.#pin;
+    let base = answered !== undefined ? 0.95 : this.#seen ? 0.8 : 0.6;
+    const known = answered !== undefined && this.#factory.has(`${answered}:request`);
+    const reason = known ? phrases(answered).failed : answered !== undefined ? "answers an earlier JSON-RPC request with an error" : "a JSON-RPC error response";
+    const groups: (readonly Candidate[])[] = [];
+    if (specific && this.#factory.has(specific) && (hint === null || this.#factory.hasIn(specific, hint.version))) {
+      // These codes are MCP's own: the code alone is as decisive as a matched request id.
+      groups.push(this.#factory.make(specific, Math.max(0.95, Math.min(0.99, base + 0.02)), "its error code has a definition of its own", hint));
+      // The code promises a particular shape: an error that breaks it is not rescued by the general kind.
+      base -= 0.3;
+    }
+    groups.push(this.#factory.make("error", base, reason, hint));
+    return groups;
+  }
+
+  #recognisePayload(value: Record<string, unknown>): Recognition {
+    const guesses = guessPayload(value);
+    if (guesses.length === 0) return NO_SHAPE;
+    const hint =
+      ("resultType" in value ? this.#factory.hint("2026-07-28", "implied by resultType") : null) ??
+      this.#hintFrom(value.protocolVersion, "named in protocolVersion") ??
+      this.#pin;
+    return { candidates: this.#merge(guesses.map((g) => this.#factory.make(g.kindId, g.base, g.reason, hint))) };
+  }
+
+  check(value: unknown, chosen: Candidate, _raw: RawMessage, tools: CheckTools): Issue[] {
+    if (!isJsonObject(value) || chosen.kind.role === "payload") return [];
+    const issues = jsonRpcRules(value);
+    if (chosen.kind.role === "notification" && "id" in value) {
+      issues.push({ pointer: "/id", message: "A notification must not carry an id; a message with an id is a request and expects an answer.", severity: "error", source: "rule", rule: "mcp.notification-id" });
+    }
+    const draft = chosen.pack.draft;
+    if (chosen.kind.id === "tools/call:request") issues.push(...checkArguments(value, this.#tools, tools, draft));
+    if (chosen.kind.id === "tools/call:result" && isId(value.id)) {
+      const name = this.#calls.get(value.id);
+      const tool = name === undefined ? undefined : this.#tools.get(name);
+      if (name !== undefined && tool) {
+        const required = atLeast(chosen.pack.version as McpVersion, "2025-06-18");
+        issues.push(...checkStructuredContent(value, name, tool, tools, draft, required));
+      }
+    }
+    return issues;
+  }
+
+  notes(value: unknown, chosen: Candidate): string[] {
+    if (!isJsonObject(value)) return [];
+    const result = chosen.kind.role === "payload" ? value : value.result;
+    if (!isJsonObject(result)) return [];
+    const notes: string[] = [];
+    if ((chosen.kind.id === "tools/call:result" || chosen.kind.id === "CallToolResult") && result.isError === true) {
+      notes.push("The tool reported a failure (isError: true). That is a valid result: the protocol exchange succeeded even though the tool did not.");
+    }
+    if (result.resultType === "input_required") {
+      notes.push("The server needs more input before it can answer (input_required): the client retries the request with inputResponses. A step, not a failure.");
+    }
+    return notes;
+  }
+
+  observe(value: unknown, chosen: Candidate, _valid: boolean): void {
+    // Only our own messages teach us anything; another family's ids and methods are not MCP's.
+    if (!isJsonObject(value) || chosen.pack.family !== "mcp") return;
+    this.#seen = true;
+    const { id: kindId, role } = chosen.kind;
+    const id = value.id;
+    if (role === "request") {
+      const method = value.method;
+      if (isId(id) && typeof method === "string") this.#remember(this.#pending, id, method);
+      const params = value.params;
+      if (!isJsonObject(params)) return;
+      if (kindId === "tools/call:request" && isId(id) && typeof params.name === "string") this.#remember(this.#calls, id, params.name);
+      if (kindId === "initialize:request") this.#pinTo(this.#hintFrom(params.protocolVersion, "proposed by initialize"), "request");
+      this.#pinTo(this.#hintFrom(declaredVersion(params), "declared in request _meta"), "result");
+      return;
+    }
+    if (role === "result" || role === "error") {
+      const result = value.result;
+      if (kindId === "initialize:result" && isJsonObject(result)) this.#pinTo(this.#hintFrom(result.protocolVersion, "agreed by initialize"), "result");
+      if (kindId === "tools/list:result") learnTools(result, this.#tools);
+      if (isId(id)) {
+        this.#pending.delete(id);
+        this.#calls.delete(id);
+      }
+      return;
+    }
+    if (kindId === "ListToolsResult") learnTools(value, this.#tools);
+    if (kindId === "InitializeResult") this.#pinTo(this.#hintFrom(value.protocolVersion, "agreed by initialize"), "result");
+  }
+
+  #merge(groups: readonly (readonly Candidate[])[]): readonly Candidate[] {
+    const [first, second] = groups;
+    if (groups.length === 1 && first) return first;
+    if (groups.length === 2 && first && second) return this.#factory.merge(first, second);
+    return groups.flat().sort(byScore);
+  }
+
+  /** A result's version beats a request's proposal; a later result beats an earlier one. */
+  #pinTo(hint: VersionHint | null, source: PinSource): void {
+    if (!hint || (source === "request" && this.#pinSource === "result")) return;
+    this.#pin = hint;
+    this.#pinSource = source;
+  }
+
+  #remember(map: Map<string | number, string>, id: string | number, value: string): void {
+    if (map.size >= MAX_PENDING && !map.has(id)) {
+      const oldest = map.keys().next();
+      if (!oldest.done) map.delete(oldest.value);
+    }
+    map.set(id, value);
+  }
+}
+
