@@ -86,7 +86,7 @@ describe("patchbay validate", () => {
   it("names a single-message file without an index and places the error", async () => {
     const { code, out } = await run(["single.json"]);
     expect(code).toBe(1);
-    expect(out).toMatch(/^single\.json: invalid: MCP .*tools\/call request: \/params: Missing required property "name"\. \(at 4:\d+\)\n$/);
+    expect(out).toMatch(/^single\.json: invalid: MCP .*tools\/call request: \/params: Missing required property "name"\. \(at 5:13\)\n$/);
   });
 
   it("reads HAR files, splitting event-stream responses into messages", async () => {
@@ -107,7 +107,7 @@ describe("patchbay validate", () => {
     ]);
     expect(report.summary.total).toBe(10);
     expect(report.summary.byStatus).toEqual({ valid: 6, "error-response": 1, invalid: 2, unrecognised: 0, unparseable: 1 });
-    expect(report.summary.byFamily).toEqual({ mcp: 5, a2a: 2, "fisk-ai": 3 });
+    expect(report.summary.byFamily).toEqual({ mcp: 4, a2a: 2, "fisk-ai": 3 });
     const bad = report.messages[1]!;
     expect(bad).toMatchObject({ source: "mixed.jsonl", position: 1, line: 2, status: "invalid", family: "mcp" });
     expect(bad.issues[0]).toMatchObject({ pointer: "/params", severity: "error", line: 1 });

@@ -4,6 +4,8 @@ export interface ElementRange {
   readonly end: number;
   /** 1-based line of `start`. */
   readonly line: number;
+  /** 1-based column of `start` on that line. */
+  readonly column: number;
 }
 
 function isSpace(c: number): boolean {
@@ -26,14 +28,19 @@ export function topLevelElements(text: string): ElementRange[] | null {
   let depth = 0;
   let start = -1;
   let startLine = line;
+  let lineStart = 0;
+  let startColumn = 1;
   let end = -1;
   const close = (): void => {
-    if (start >= 0) ranges.push({ start, end: end + 1, line: startLine });
+    if (start >= 0) ranges.push({ start, end: end + 1, line: startLine, column: startColumn });
     start = -1;
   };
   for (; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (c === 10) line++;
+    if (c === 10) {
+      line++;
+      lineStart = i + 1;
+    }
     if (isSpace(c)) continue;
     if (depth === 0 && (c === 44 || c === 93)) {
       // An empty element ("[1,,2]", "[1,]") is a syntax error the splitter must not paper over.
@@ -48,6 +55,7 @@ export function topLevelElements(text: string): ElementRange[] | null {
     if (start < 0) {
       start = i;
       startLine = line;
+      startColumn = i - lineStart + 1;
     }
     end = i;
     if (c === 34) {
@@ -55,7 +63,10 @@ export function topLevelElements(text: string): ElementRange[] | null {
         const s = text.charCodeAt(i);
         if (s === 92) i++;
         else if (s === 34) break;
-        else if (s === 10) line++;
+        else if (s === 10) {
+          line++;
+          lineStart = i + 1;
+        }
       }
       end = i;
     } else if (c === 91 || c === 123) depth++;

@@ -22,9 +22,9 @@ describe("splitInput: single JSON and arrays", () => {
     const split = splitInput("capture.json", text);
     expect(split.format).toBe("json-array");
     expect(split.items).toEqual([
-      { source: "capture.json", text: PING, position: 0, line: 2 },
-      { source: "capture.json", text: '{\n    "b": 2\n  }', position: 1, line: 4 },
-      { source: "capture.json", text: RESULT, position: 2, line: 7 },
+      { source: "capture.json", text: PING, position: 0, line: 2, column: 3 },
+      { source: "capture.json", text: '{\n    "b": 2\n  }', position: 1, line: 4, column: 3 },
+      { source: "capture.json", text: RESULT, position: 2, line: 7, column: 3 },
     ]);
   });
 

@@ -14,6 +14,8 @@ export interface BatchItem {
   readonly position?: number;
   /** 1-based line in the file where the message starts, when that means something. */
   readonly line?: number;
+  /** 1-based column on that line where the message starts (1 when absent). */
+  readonly column?: number;
   /** Where inside a container it came from: "entry 3 response, event 2", "frame #12 nats in". */
   readonly label?: string;
   /** The message's own text. */
@@ -74,7 +76,7 @@ function splitJsonl(source: string, text: string): SplitInput {
     // A JSON-RPC batch on one line is several messages.
     const batch = line.trimStart().startsWith("[") ? topLevelElements(line) : null;
     if (batch && batch.length > 0) {
-      batch.forEach((e, k) => items.push(item(source, line.slice(e.start, e.end), { position: items.length, line: n, label: `batch element ${k}` })));
+      batch.forEach((e, k) => items.push(item(source, line.slice(e.start, e.end), { position: items.length, line: n, column: e.column, label: `batch element ${k}` })));
       return;
     }
     // The common case builds its item directly: this runs once per line of a large capture.
@@ -86,7 +88,7 @@ function splitJsonl(source: string, text: string): SplitInput {
 function splitArray(source: string, text: string): SplitInput | null {
   const elements = topLevelElements(text);
   if (!elements) return null;
-  const items = elements.map((e, i) => item(source, text.slice(e.start, e.end), { position: i, line: e.line }));
+  const items = elements.map((e, i) => item(source, text.slice(e.start, e.end), { position: i, line: e.line, column: e.column }));
   return { format: "json-array", items, notes: [] };
 }
 

@@ -130,20 +130,30 @@ describe("choosing among candidates", () => {
     ]);
   });
 
-  it("calls a low-scored value that nothing validates unrecognised, with the nearest candidates", () => {
+  it("calls a low-scored value that nothing validates unrecognised, reporting the nearest candidate and why the others failed", () => {
     offer(a2a, candidate(D2020_PACK, "result", 0.2), candidate(D2020_PACK, "shape", 0.05));
     offer(mcp, candidate(D7_PACK, "request", 0.1));
-    const verdict = engine.session().validateValue({ foo: 1 });
+    const value = { foo: 1 };
+    const verdict = engine.session().validateValue(value);
     expect(verdict.status).toBe("unrecognised");
-    expect(verdict.kindId).toBe("result");
-    expect(verdict.confidence).toBe(0.2);
+    // "shape" (a union) fails with one issue, fewer than the three missing members of the others.
+    expect(verdict.kindId).toBe("shape");
+    expect(verdict.confidence).toBe(0.05);
     expect(verdict.issues.length).toBeGreaterThan(0);
     expect(verdict.candidates.map((c) => [c.packId, c.kindId, c.valid])).toEqual([
+      ["test-a2a/d2020", "result", false],
       ["test-mcp/d7", "request", false],
-      ["test-a2a/d2020", "shape", false],
     ]);
     for (const c of verdict.candidates) expect(c.firstIssue).toMatchObject({ severity: "error", source: "schema" });
     expect(verdict.candidates[0]?.firstIssue?.message).toMatch(/^Missing required property/);
+  });
+
+  it("reports a failure against the equally likely candidate with the fewest errors, not simply the first", () => {
+    offer(mcp, candidate(D7_PACK, "request", 0.9), candidate(D7_PACK, "result", 0.89));
+    // As a request it lacks a method and has the wrong version (2 errors); as a result, only the version.
+    const verdict = engine.session().validateValue({ jsonrpc: "1.0", id: 1, result: {} });
+    expect(verdict).toMatchObject({ status: "invalid", kindId: "result" });
+    expect(verdict.issues.filter((i) => i.source === "schema").map((i) => i.pointer)).toEqual(["/jsonrpc"]);
   });
 
   it("explains at most four other candidates", () => {

@@ -157,10 +157,11 @@ export class ValidationSession {
       break;
     }
     const schemaValid = chosen !== undefined;
-    const pick = chosen ?? top;
+    const nearest = schemaValid ? undefined : this.#nearest(value, candidates, decisive);
+    const pick = chosen ?? nearest!.candidate;
     const sessionFor = this.#byFamily.get(pick.pack.family)!;
     const ruleIssues = sessionFor.check(value, pick, raw, this.#tools);
-    let issues = schemaValid ? ruleIssues : [...this.#engine.compiler.check(pick.pack, pick.kind.definition, value), ...ruleIssues];
+    let issues = schemaValid ? ruleIssues : [...nearest!.issues, ...ruleIssues];
     if (issues.length > 0) {
       issues = sortIssues([...issues]);
       if (raw.text !== undefined) issues = locateIssues(raw.text, issues);
@@ -191,6 +192,23 @@ export class ValidationSession {
       candidates: outcomes,
       overridden: override !== undefined,
     };
+  }
+
+  /**
+   * When nothing validates, the candidate to report against: among those as likely as the top
+   * (the versions of one kind, typically), the one with the fewest schema errors, so a legacy
+   * message is not blamed for lacking a newer version's members.
+   */
+  #nearest(value: unknown, candidates: readonly Candidate[], decisive: boolean): { candidate: Candidate; issues: Issue[] } {
+    const top = candidates[0]!;
+    let best: { candidate: Candidate; issues: Issue[] } | undefined;
+    for (const candidate of candidates) {
+      if (top.score - candidate.score > SCORE_MARGIN + 1e-9) break;
+      if (decisive && outranked(top, candidate)) continue;
+      const issues = this.#engine.compiler.check(candidate.pack, candidate.kind.definition, value);
+      if (!best || issues.length < best.issues.length) best = { candidate, issues };
+    }
+    return best ?? { candidate: top, issues: this.#engine.compiler.check(top.pack, top.kind.definition, value) };
   }
 
   /**

@@ -7,6 +7,7 @@ export type { JsonRpcShape } from "./json-rpc.ts";
 export {
   buildReport,
   emptyStatusCounts,
+  filePosition,
   firstIssue,
   isFailure,
   itemPlace,

@@ -5,6 +5,7 @@ import { ValidationEngine } from "./engine.ts";
 import {
   buildReport,
   emptyStatusCounts,
+  filePosition,
   firstIssue,
   isFailure,
   itemPlace,
@@ -67,9 +68,17 @@ describe("lines for people", () => {
     expect(itemPlace({ source: "s.har", position: 1, label: "entry 0 response (POST /mcp)", text: "" }, true)).toBe("s.har #1 [entry 0 response (POST /mcp)]");
   });
 
+  it("places a problem in the file: a message's line and column, shifted by where the message starts", () => {
+    const issue = { pointer: "/id", message: "x", severity: "error", source: "rule", line: 2, column: 5 } as const;
+    expect(filePosition({ source: "a.json", text: "", line: 10, column: 7 }, issue)).toEqual({ line: 11, column: 5 });
+    expect(filePosition({ source: "a.json", text: "", line: 10, column: 7 }, { ...issue, line: 1 })).toEqual({ line: 10, column: 11 });
+    expect(filePosition({ source: "a.har", text: "" }, issue)).toEqual({ line: 2, column: 5 });
+    expect(filePosition({ source: "a.har", text: "" }, { ...issue, line: undefined })).toBeUndefined();
+  });
+
   it("says where, what status, what kind, and the first problem", () => {
     expect(verdictLine(item, INVALID, true)).toBe(
-      "capture.jsonl #3 (line 4): invalid: MCP 2025-06-18 ping request: /id: The id must be a string or an integer, not null. (at 1:27)",
+      "capture.jsonl #3 (line 4): invalid: MCP 2025-06-18 ping request: /id: The id must be a string or an integer, not null. (at 4:27)",
     );
     const whole: Issue = { pointer: "", message: "Not JSON: Unexpected end of input", severity: "error", source: "syntax" };
     expect(verdictLine({ source: "x.json", text: "" }, verdict("unparseable", { issues: [whole] }), false)).toBe(

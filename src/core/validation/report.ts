@@ -51,9 +51,22 @@ export function itemPlace(item: BatchItem, several: boolean): string {
   return place;
 }
 
-function describeIssue(issue: Issue): string {
+/**
+ * An issue's position in the file, when the item knows where it starts there (JSON Lines, JSON
+ * arrays); otherwise its position within the message's own text.
+ */
+export function filePosition(item: BatchItem, issue: Issue): { line: number; column: number } | undefined {
+  if (issue.line === undefined) return undefined;
+  const column = issue.column ?? 1;
+  if (item.line === undefined) return { line: issue.line, column };
+  const line = item.line + issue.line - 1;
+  return { line, column: issue.line === 1 ? (item.column ?? 1) + column - 1 : column };
+}
+
+function describeIssue(item: BatchItem, issue: Issue): string {
   const at = issue.pointer === "" ? "" : `${issue.pointer}: `;
-  const pos = issue.line !== undefined ? ` (at ${issue.line}:${issue.column ?? 1})` : "";
+  const where = filePosition(item, issue);
+  const pos = where ? ` (at ${where.line}:${where.column}${item.line === undefined && item.label ? " in the message" : ""})` : "";
   return `${at}${issue.message}${pos}`;
 }
 
@@ -61,7 +74,7 @@ function describeIssue(issue: Issue): string {
 export function verdictLine(item: BatchItem, verdict: Verdict, several: boolean): string {
   const what = verdict.kindLabel ? `${`${verdict.packLabel ?? ""} ${verdict.kindLabel}`.trim()}: ` : "";
   const issue = firstIssue(verdict);
-  const why = issue ? describeIssue(issue) : verdict.evidence[0] ?? "";
+  const why = issue ? describeIssue(item, issue) : verdict.evidence[0] ?? "";
   return `${itemPlace(item, several)}: ${verdict.status}: ${what}${why}`;
 }
 
