@@ -36,9 +36,13 @@ function readOr(path, fallback) {
   }
 }
 
-/** Run a command in the project root with inherited output; exit with its code when it fails. */
+/**
+ * Run a command in the project root; exit with its code when it fails. Its output goes to our
+ * stderr, so a command whose stdout is data (`patchbay validate --json`) stays clean even when
+ * it first has to install or build.
+ */
 export function run(command, args, options = {}) {
-  const res = spawnSync(command, args, { cwd: ROOT, stdio: "inherit", ...options });
+  const res = spawnSync(command, args, { cwd: ROOT, stdio: ["inherit", 2, 2], ...options });
   if (res.error) {
     say(`could not run ${command}: ${res.error.message}`);
     process.exit(1);

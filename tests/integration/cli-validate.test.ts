@@ -62,6 +62,9 @@ beforeAll(async () => {
   await writeFile(join(dir, "session.har"), JSON.stringify(har));
   await writeFile(join(dir, "latin1.json"), Buffer.from([0x7b, 0x22, 0xe9, 0x22, 0x7d]));
   await mkdir(join(dir, "folder"));
+  const deep = `${"[".repeat(5000)}${"]".repeat(5000)}`;
+  const huge = JSON.stringify({ ...MESSAGES.mcpCall, params: { name: "echo", arguments: { blob: "x".repeat(9 * 1024 * 1024) } } });
+  await writeFile(join(dir, "hostile.jsonl"), [line(MESSAGES.mcpCall), deep, huge, "7", line(MESSAGES.a2aSend)].join("\n"));
 });
 
 describe("patchbay validate", () => {
@@ -111,6 +114,17 @@ describe("patchbay validate", () => {
     const bad = report.messages[1]!;
     expect(bad).toMatchObject({ source: "mixed.jsonl", position: 1, line: 2, status: "invalid", family: "mcp" });
     expect(bad.issues[0]).toMatchObject({ pointer: "/params", severity: "error", line: 1 });
+  });
+
+  it("answers hostile input with a clear line per message and still checks the rest", async () => {
+    const { code, out, err } = await run(["hostile.jsonl"]);
+    expect(code).toBe(1);
+    const lines = out.trimEnd().split("\n");
+    expect(lines).toHaveLength(3);
+    expect(lines[0]).toMatch(/^hostile\.jsonl #1 \(line 2\): unparseable: Not JSON: .*nest/i);
+    expect(lines[1]).toMatch(/^hostile\.jsonl #2 \(line 3\): unparseable: The message is 9\.0 M characters, over the 8 M/);
+    expect(lines[2]).toMatch(/^hostile\.jsonl #3 \(line 4\): unrecognised: .*object/i);
+    expect(err).toContain("5 messages in 1 file: 2 valid");
   });
 
   it("reads standard input for -", async () => {

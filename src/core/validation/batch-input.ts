@@ -75,7 +75,7 @@ function splitJsonl(source: string, text: string): SplitInput {
     if (line.trim() === "") return;
     // A JSON-RPC batch on one line is several messages.
     const batch = line.trimStart().startsWith("[") ? topLevelElements(line) : null;
-    if (batch && batch.length > 0) {
+    if (batch && batch.length > 0 && batch.every((e) => line.charCodeAt(e.start) === 123)) {
       batch.forEach((e, k) => items.push(item(source, line.slice(e.start, e.end), { position: items.length, line: n, column: e.column, label: `batch element ${k}` })));
       return;
     }
