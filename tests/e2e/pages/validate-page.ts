@@ -24,6 +24,12 @@ export class ValidatePage {
   readonly issues: Locator;
   readonly packSelect: Locator;
   readonly kindSelect: Locator;
+  /** The verdict's "About this pack" disclosure, its source links and its differences from upstream. */
+  readonly aboutPack: Locator;
+  readonly packSources: Locator;
+  readonly packNotes: Locator;
+  /** Between the verdict list and the open message. */
+  readonly splitter: Locator;
   readonly editor: EditorPage;
   /** Monaco's squiggles under error markers. */
   readonly errorMarks: Locator;
@@ -50,6 +56,10 @@ export class ValidatePage {
     this.issues = this.verdict.getByRole("list", { name: "Issues" }).getByRole("listitem");
     this.packSelect = page.getByRole("combobox", { name: "Pack" });
     this.kindSelect = page.getByRole("combobox", { name: "Kind" });
+    this.aboutPack = this.verdict.getByRole("group", { name: "About this pack" });
+    this.packSources = this.aboutPack.getByRole("list", { name: "Pack sources" }).getByRole("link");
+    this.packNotes = this.aboutPack.getByRole("list", { name: "Differences from upstream" }).getByRole("listitem");
+    this.splitter = page.getByRole("separator", { name: "Message detail height" });
     this.editor = new EditorPage(page, "Message");
     this.errorMarks = this.editor.group.locator(".squiggly-error");
   }
@@ -72,6 +82,12 @@ export class ValidatePage {
     );
     await this.dropZone.dispatchEvent("dragover", { dataTransfer });
     await this.dropZone.dispatchEvent("drop", { dataTransfer });
+  }
+
+  /** Opens the "About this pack" disclosure by its summary, as a user would. */
+  async openAboutPack(): Promise<void> {
+    await this.aboutPack.getByText("About this pack", { exact: true }).click();
+    await expect(this.aboutPack).toHaveJSProperty("open", true);
   }
 
   /** The count shown for a status ("Invalid") or family ("MCP"). */

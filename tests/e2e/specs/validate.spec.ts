@@ -165,6 +165,17 @@ test.describe("Validate workbench", () => {
     await expect(validate.editor.problemAt(`1:${column}`)).toHaveCount(1);
     await expect(validate.errorMarks.first()).toBeAttached();
 
+    // The verdict's pack says where its facts come from and how it deliberately differs from upstream.
+    await expect(validate.aboutPack).toHaveJSProperty("open", false);
+    await expect(validate.packSources.first()).toBeHidden();
+    await validate.openAboutPack();
+    await expect(validate.aboutPack).toContainText("MCP 2025-06-18");
+    await expect(validate.aboutPack).toContainText(/JSON Schema (draft-07|2020-12)/);
+    await expect(validate.packSources.first()).toBeVisible();
+    await expect(validate.packSources.first()).toHaveAttribute("href", /^https:\/\//);
+    expect(await validate.packNotes.count()).toBeGreaterThan(0);
+    await expect(validate.packNotes.first()).not.toBeEmpty();
+
     // Keyboard: the next row opens the next message.
     await validate.list.press("ArrowDown");
     await expect(validate.rows.nth(INVALID_CALL + 1)).toHaveAttribute("aria-selected", "true");
@@ -212,6 +223,16 @@ test.describe("Validate workbench", () => {
     await validate.kindSelect.selectOption({ label: "initialize request" });
     await expect(validate.verdict).toContainText("chosen by you");
     await expect(validate.verdict).toContainText("Invalid");
+
+    // The split between the list and the open message moves with the keyboard.
+    const detailHeight = async () => (await validate.detail.boundingBox())?.height ?? 0;
+    const before = await detailHeight();
+    await validate.splitter.focus();
+    await validate.page.keyboard.press("End");
+    await expect(validate.splitter).toHaveAttribute("aria-valuenow", "80");
+    await expect.poll(detailHeight).toBeGreaterThan(before + 50);
+    await validate.page.keyboard.press("ArrowDown");
+    await expect(validate.splitter).toHaveAttribute("aria-valuenow", "75");
   });
 
   test("Traffic hands a frame, or every frame, to Validate", async ({ page, app }) => {
@@ -271,6 +292,8 @@ test.describe("Validate workbench", () => {
     await expect(validate.progress).toHaveAttribute("max", String(BULK));
     await validate.expectCounts(validate.statusCounts, { Valid: BULK - BULK_INVALID, Invalid: BULK_INVALID, Unparseable: 0 });
     expect(await validate.rows.count()).toBeLessThan(200);
+    // With no message open the list takes the height the bars above leave: well over half the window.
+    expect((await validate.list.boundingBox())?.height ?? 0, "verdict list height (px)").toBeGreaterThan(400);
     const maxGap = await page.evaluate(() => (window as unknown as { probe: { maxGap: number } }).probe.maxGap);
     test.info().annotations.push({ type: "run", description: `${await validate.status.textContent()} Longest main-thread gap: ${maxGap.toFixed(0)} ms.` });
     expect(maxGap, "longest main-thread stall during the run (ms)").toBeLessThan(1000);

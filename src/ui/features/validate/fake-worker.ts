@@ -31,8 +31,8 @@ export const TEST_PACK: SchemaPack = {
       Fault: { type: "object", required: ["fault"], properties: { fault: { type: "string" } } },
     },
   },
-  sources: [],
-  notes: [],
+  sources: [{ title: "Ping protocol notes", url: "https://example.org/ping", revision: "v1" }],
+  notes: ["Fault is ours: any object with a fault string."],
   kinds: [PING, FAULT],
 };
 
@@ -73,6 +73,7 @@ export function inProcessWorker(createEngine: () => ValidationEngine = testEngin
   const worker: WorkerLike & { terminated: boolean } = {
     onmessage: null,
     onerror: null,
+    onmessageerror: null,
     terminated: false,
     terminate() {
       this.terminated = true;

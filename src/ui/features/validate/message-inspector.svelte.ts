@@ -37,6 +37,11 @@ export class MessageInspector {
 
   readonly edited = $derived(this.text !== this.#original);
   readonly markers: EditorMarker[] = $derived(this.verdict ? issueMarkers(this.verdict.issues) : []);
+  /** The verdict's pack from the catalog, once the catalog has loaded. */
+  readonly verdictPack: PackInfo | undefined = $derived.by(() => {
+    const id = this.verdict?.packId;
+    return id === undefined ? undefined : this.packs.find((p) => p.id === id);
+  });
 
   constructor(client: ValidationClient) {
     this.#client = client;

@@ -67,6 +67,7 @@ describe("ValidateState", () => {
     await vi.waitFor(() => expect(inspector.verdict?.overridden).toBe(true));
     await inspector.loadPacks();
     expect(inspector.packs.map((p) => p.id)).toEqual(["mcp/test"]);
+    expect(inspector.verdictPack).toMatchObject({ id: "mcp/test", draft: "draft-07", notes: [expect.stringContaining("Fault")] });
   });
 
   it("opens the first message of a handed-off run, and a lone message on its own", async () => {

@@ -1,5 +1,6 @@
 import type { ReportInput } from "../../../core/validation/report.ts";
 import { downloadBlob, fileTimestamp } from "../../lib/download.ts";
+import { DETAIL_SHARE_DEFAULT } from "./detail-split.ts";
 import { MessageInspector } from "./message-inspector.svelte.ts";
 import { ValidationClient } from "./validation-client.ts";
 import type { RunDone, RunInput, VerdictRow } from "./validation-protocol.ts";
@@ -27,6 +28,8 @@ export class ValidateState {
   filter: RowFilter = $state("all");
   exporting = $state(false);
   exportError = $state("");
+  /** The open message's share of the workbench's height, in percent; the list takes the rest. */
+  detailShare = $state(DETAIL_SHARE_DEFAULT);
   /** Rows collected by the run, copied into `rows` as progress arrives. */
   #all: VerdictRow[] = [];
   #selectFirst = false;

@@ -21,6 +21,7 @@ function deadWorker() {
   const worker: WorkerLike & { terminated: boolean } = {
     onmessage: null,
     onerror: null,
+    onmessageerror: null,
     terminated: false,
     postMessage: (r) => sent.push(r),
     terminate() {
@@ -80,5 +81,17 @@ describe("ValidationClient", () => {
     expect(dead.sent.at(-1)).toEqual({ type: "cancel", run: 2 });
     deliver({ type: "crash", message: "out of memory" });
     expect(await second.ended).toBe("The validation worker failed: out of memory");
+  });
+
+  it("treats a message that cannot be read like a crash: the run and pending queries fail", async () => {
+    const dead = deadWorker();
+    const client = new ValidationClient(() => dead.worker);
+    const run = listen();
+    client.run([{ name: "a", text: "{}" }], run.listener);
+    const pending = client.catalog();
+    dead.worker.onmessageerror?.(new MessageEvent("messageerror"));
+    const reason = "The validation worker failed: one of its messages could not be read.";
+    expect(await run.ended).toBe(reason);
+    await expect(pending).rejects.toThrow(reason);
   });
 });

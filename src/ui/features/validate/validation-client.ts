@@ -20,6 +20,8 @@ export interface WorkerLike {
   terminate(): void;
   onmessage: ((event: MessageEvent) => void) | null;
   onerror: ((event: ErrorEvent | Event) => void) | null;
+  /** A message from the worker could not be deserialised. */
+  onmessageerror: ((event: MessageEvent) => void) | null;
 }
 
 export type WorkerFactory = () => WorkerLike;
@@ -44,7 +46,8 @@ export function createValidationWorker(): WorkerLike {
 /**
  * The page's side of the worker protocol: one run at a time, queries answered by promise. A
  * worker that dies (its script blocked, an uncaught error) fails the run and every pending
- * query with the reason, and is replaced on the next call.
+ * query with the reason, and is replaced on the next call; a crash it reports, or a message
+ * from it that cannot be read, fails them too.
  */
 export class ValidationClient {
   readonly #factory: WorkerFactory;
@@ -69,6 +72,8 @@ export class ValidationClient {
       const detail = typeof message === "string" && message !== "" ? message : "its script failed to load or was blocked";
       this.#broken(`The validation worker stopped: ${detail}.`);
     };
+    // The lost message may have been a reply or the end of a run: nothing waiting can trust it any more.
+    worker.onmessageerror = () => this.#fail("The validation worker failed: one of its messages could not be read.");
     this.#worker = worker;
     return worker;
   }

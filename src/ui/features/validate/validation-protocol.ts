@@ -1,7 +1,7 @@
 // The messages between the Validate workbench and its worker. Types only (plus one guard), so the
 // page can import this without pulling the engine, ajv or the packs into its bundle.
 import type { BatchSummary, ReportInput } from "../../../core/validation/report.ts";
-import type { Family, Override, Verdict, VerdictStatus } from "../../../core/validation/types.ts";
+import type { Family, Override, PackSource, SchemaDraft, Verdict, VerdictStatus } from "../../../core/validation/types.ts";
 
 /** One thing to validate: pasted text, or a file the worker reads itself (no big string on the page). */
 export type RunInput = { readonly name: string; readonly text: string } | { readonly name: string; readonly blob: Blob };
@@ -24,11 +24,15 @@ export interface VerdictRow {
   readonly at?: string;
 }
 
-/** A pack the user can choose to override the classifier, with its kinds. */
+/** A pack the user can choose to override the classifier, with its kinds and where its facts come from. */
 export interface PackInfo {
   readonly id: string;
   readonly label: string;
   readonly family: Family;
+  readonly draft: SchemaDraft;
+  readonly sources: readonly PackSource[];
+  /** Deliberate differences from upstream, each with its reason. */
+  readonly notes: readonly string[];
   readonly kinds: readonly { readonly id: string; readonly label: string }[];
 }
 

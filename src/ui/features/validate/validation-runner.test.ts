@@ -69,7 +69,15 @@ describe("ValidationRunner", () => {
     const one = await ask({ type: "validate-one", id: 3, text: '{"ping":true,"n":2}' });
     expect(one).toMatchObject({ status: "valid" });
     expect(await ask({ type: "catalog", id: 4 })).toEqual([
-      { id: "mcp/test", label: "MCP test", family: "mcp", kinds: [{ id: "ping", label: "ping request" }, { id: "fault", label: "fault" }] },
+      {
+        id: "mcp/test",
+        label: "MCP test",
+        family: "mcp",
+        draft: "draft-07",
+        sources: [{ title: "Ping protocol notes", url: "https://example.org/ping", revision: "v1" }],
+        notes: ["Fault is ours: any object with a fault string."],
+        kinds: [{ id: "ping", label: "ping request" }, { id: "fault", label: "fault" }],
+      },
     ]);
     const exported = (await ask({ type: "export", id: 5 })) as { blob: Blob; messages: number; generatedAtMs: number };
     expect(exported.messages).toBe(5);

@@ -133,6 +133,9 @@ export class ValidationRunner {
       id: p.id,
       label: p.label,
       family: p.family,
+      draft: p.draft,
+      sources: p.sources.map((s) => ({ title: s.title, url: s.url, ...(s.revision !== undefined && { revision: s.revision }) })),
+      notes: [...p.notes],
       kinds: p.kinds.map((k) => ({ id: k.id, label: k.label })),
     }));
   }
