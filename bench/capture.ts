@@ -38,6 +38,9 @@ const TEMPLATES: readonly Template[] = [
   (i) => ({ ...fiskHeader("io.choria.fisk-ai.v1.tool.reply", i, 2), output: `{"streams":${i % 9}}` }),
 ];
 
+/** How many message templates the capture cycles through (diagnostics group by template). */
+export const TEMPLATE_COUNT = TEMPLATES.length;
+
 /**
  * About one message in 21 loses a required member (its id, or its params when it has no id).
  * 21 is coprime with the number of templates, so every kind takes its turn at being broken.

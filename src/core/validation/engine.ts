@@ -1,17 +1,6 @@
-import { JsonLocator, parseJsonText } from "../json/index.ts";
+import { JsonLocator, parseJsonText, pointerStart, positionAt } from "../json/index.ts";
 import { SchemaCompiler } from "../schema/compiler.ts";
-import type {
-  Candidate,
-  CandidateOutcome,
-  CheckTools,
-  FamilyModule,
-  FamilySession,
-  Issue,
-  Override,
-  RawMessage,
-  SchemaPack,
-  Verdict,
-} from "./types.ts";
+import type { Candidate, CandidateOutcome, CheckTools, FamilyModule, FamilySession, Issue, Override, RawMessage, SchemaPack, Verdict } from "./types.ts";
 
 /** A valid candidate wins over the top guess only when its score is this close to the top. */
 export const SCORE_MARGIN = 0.25;
@@ -23,8 +12,7 @@ export const RECOGNITION_FLOOR = 0.3;
  * as decisive: a valid shape guess from elsewhere must not hide an invalid answer to a known request.
  */
 export const DECISIVE_SCORE = 0.95;
-/** How many failed candidates a miss explains. */
-const EXPLAINED_CANDIDATES = 4;
+const EXPLAINED_CANDIDATES = 4; // how many failed candidates a miss explains
 
 /** The packs and family modules, and one compiler caching validators across sessions. */
 export class ValidationEngine {
@@ -54,25 +42,62 @@ export class ValidationEngine {
   }
 }
 
-/** Adds line and column to issues, scanning the text once. */
+/** An unexpected member is shown at its key, every other problem at the value. */
+const atKey = (issue: Issue): boolean => issue.keyword === "additionalProperties" || issue.keyword === "unevaluatedProperties";
+
+/** The issue with its position. Not `{ ...issue, line, column }`: V8 takes a slow path there (about 1 µs an issue, measured). */
+function placed(issue: Issue, line: number, column: number): Issue {
+  return Object.assign({}, issue, { line, column });
+}
+
+/** Adds line and column to issues, scanning the text once; the text may be malformed. */
 export function locateIssues(text: string, issues: readonly Issue[]): Issue[] {
   if (issues.length === 0) return [];
   const locator = new JsonLocator(text);
   return issues.map((issue) => {
     if (issue.line !== undefined) return issue;
-    const extra = issue.keyword === "additionalProperties" || issue.keyword === "unevaluatedProperties";
-    const at = locator.locate(issue.pointer, extra ? { target: "key" } : {});
-    return { ...issue, line: at.line, column: at.column };
+    const at = locator.locate(issue.pointer, atKey(issue) ? { target: "key" } : {});
+    return placed(issue, at.line, at.column);
   });
 }
 
+/** The same for text JSON.parse accepted: each pointer is found by skipping to it, with no tree built. */
+function locateInValidJson(text: string, issues: readonly Issue[]): Issue[] {
+  return issues.map((issue) => {
+    if (issue.line !== undefined) return issue;
+    const { line, column } = positionAt(text, pointerStart(text, issue.pointer, atKey(issue) ? "key" : "value"));
+    return placed(issue, line, column);
+  });
+}
 
 const NO_NOTES: readonly string[] = [];
 const NO_OUTCOMES: readonly CandidateOutcome[] = [];
+const NO_CANDIDATES: readonly Candidate[] = [];
 
 /** Another family's guess, below decisive, cannot displace a decisive match. */
 function outranked(top: Candidate, candidate: Candidate): boolean {
   return candidate.pack.family !== top.pack.family && candidate.score < DECISIVE_SCORE - 1e-9;
+}
+
+const ORDERS = new Map<string | undefined, (a: Candidate, b: Candidate) => number>();
+
+/** Best first; equal scores lean towards the family of the previous message. One comparator per family, made once. */
+function byScoreLeaningTo(last: string | undefined): (a: Candidate, b: Candidate) => number {
+  let order = ORDERS.get(last);
+  if (!order) ORDERS.set(last, (order = (a, b) => b.score - a.score || (a.pack.family === last ? -1 : b.pack.family === last ? 1 : 0)));
+  return order;
+}
+
+/** Two families' lists merged, kept by list identity (families reuse read-only lists; sorting allocates); weak keys let one-off lists go. */
+const MERGES = new Map<string | undefined, WeakMap<readonly Candidate[], WeakMap<readonly Candidate[], readonly Candidate[]>>>();
+function merged(first: readonly Candidate[], second: readonly Candidate[], last: string | undefined): readonly Candidate[] {
+  let byFirst = MERGES.get(last);
+  if (!byFirst) MERGES.set(last, (byFirst = new WeakMap()));
+  let bySecond = byFirst.get(first);
+  if (!bySecond) byFirst.set(first, (bySecond = new WeakMap()));
+  let list = bySecond.get(second);
+  if (!list) bySecond.set(second, (list = first.concat(second).sort(byScoreLeaningTo(last))));
+  return list;
 }
 
 function bestFirst(candidates: readonly Candidate[]): boolean {
@@ -80,9 +105,10 @@ function bestFirst(candidates: readonly Candidate[]): boolean {
   return true;
 }
 
-function sortIssues(issues: Issue[]): Issue[] {
-  return issues.sort((a, b) => (a.severity === b.severity ? 0 : a.severity === "error" ? -1 : 1));
-}
+/** The candidate a failure is reported against, its issues, and the issues of every candidate checked on the way. */
+type Nearest = { readonly candidate: Candidate; readonly issues: Issue[]; readonly checked: ReadonlyMap<Candidate, Issue[]> };
+
+const sortIssues = (issues: Issue[]): Issue[] => issues.sort((a, b) => (a.severity === b.severity ? 0 : a.severity === "error" ? -1 : 1));
 
 /** Validates messages one by one, with the family sessions learning as they go. */
 export class ValidationSession {
@@ -99,35 +125,28 @@ export class ValidationSession {
     this.#sessions = engine.families.map((f) => [f, f.createSession()] as const);
     this.#byFamily = new Map(this.#sessions.map(([f, s]) => [f.family, s]));
     this.#sessionList = this.#sessions.map(([, s]) => s);
-    this.#tools = {
-      validateWithSchema: (schema, value, pointer, draft) => engine.compiler.checkDynamic(schema, value, pointer, draft),
-    };
+    this.#tools = { validateWithSchema: (schema, value, pointer, draft) => engine.compiler.checkDynamic(schema, value, pointer, draft) };
   }
 
   /** Parses and validates one message's text; a syntax error is the verdict "unparseable". */
   validateText(text: string, override?: Override): Verdict {
     const parsed = parseJsonText(text);
     if (!parsed.ok) {
-      const issue: Issue = {
-        pointer: "",
-        message: `Not JSON: ${parsed.message}`,
-        severity: "error",
-        source: "syntax",
-        line: parsed.line,
-        column: parsed.column,
-      };
+      const issue: Issue = { pointer: "", message: `Not JSON: ${parsed.message}`, severity: "error", source: "syntax", line: parsed.line, column: parsed.column };
       return { ...empty("unparseable"), issues: [issue] };
     }
-    return this.validateValue(parsed.value, { text }, override);
+    return this.#guarded(parsed.value, { text }, override, true);
   }
 
-  /**
-   * Classifies and validates a parsed message; `raw.text`, when given, places issues and sizes the
-   * body. A value nested too deeply for the validators gets a verdict saying so, not a crash.
-   */
+  /** Classifies and validates a parsed message; `raw.text`, when given, places issues and sizes the body. */
   validateValue(value: unknown, raw: RawMessage = {}, override?: Override): Verdict {
+    return this.#guarded(value, raw, override, false);
+  }
+
+  /** `parsedText`: raw.text is the JSON text the value was parsed from. Too deep a value is a verdict, not a crash. */
+  #guarded(value: unknown, raw: RawMessage, override: Override | undefined, parsedText: boolean): Verdict {
     try {
-      return this.#validateValue(value, raw, override);
+      return this.#validateValue(value, raw, override, parsedText);
     } catch (err) {
       if (!(err instanceof RangeError)) throw err;
       const issue: Issue = { pointer: "", message: "The message is nested too deeply to validate.", severity: "error", source: "syntax" };
@@ -135,46 +154,48 @@ export class ValidationSession {
     }
   }
 
-  #validateValue(value: unknown, raw: RawMessage, override: Override | undefined): Verdict {
+  #validateValue(value: unknown, raw: RawMessage, override: Override | undefined, parsedText: boolean): Verdict {
     const candidates = this.#candidates(value, raw, override);
     if (candidates.length === 0) {
       const why = override ? [`Nothing in ${override.packId} matches this value.`] : this.#reasons(value, raw);
       return { ...empty("unrecognised"), evidence: why, overridden: override !== undefined };
     }
+    const compiler = this.#engine.compiler;
     const top = candidates[0]!;
     let chosen: Candidate | undefined;
     let alternative: Candidate | undefined;
     const decisive = top.score >= DECISIVE_SCORE - 1e-9;
     for (const candidate of candidates) {
       if (decisive && outranked(top, candidate)) {
-        if (!alternative && this.#engine.compiler.isValid(candidate.pack, candidate.kind.definition, value)) alternative = candidate;
+        if (!alternative && compiler.isValid(candidate.pack, candidate.kind.definition, value)) alternative = candidate;
         continue;
       }
-      if (!this.#engine.compiler.isValid(candidate.pack, candidate.kind.definition, value)) continue;
+      if (!compiler.isValid(candidate.pack, candidate.kind.definition, value)) continue;
       // The epsilon keeps a candidate exactly SCORE_MARGIN below the top inside, despite rounding.
       if (top.score - candidate.score <= SCORE_MARGIN + 1e-9) chosen = candidate;
       else alternative ??= candidate;
       break;
     }
-    const schemaValid = chosen !== undefined;
-    const nearest = schemaValid ? undefined : this.#nearest(value, candidates, decisive);
+    const nearest = chosen ? undefined : this.#nearest(value, candidates, decisive);
     const pick = chosen ?? nearest!.candidate;
     const sessionFor = this.#byFamily.get(pick.pack.family)!;
     const ruleIssues = sessionFor.check(value, pick, raw, this.#tools);
-    let issues = schemaValid ? ruleIssues : [...nearest!.issues, ...ruleIssues];
+    let issues: readonly Issue[] = ruleIssues;
+    if (nearest) issues = nearest.issues.length === 0 ? ruleIssues : ruleIssues.length === 0 ? nearest.issues : nearest.issues.concat(ruleIssues);
+    let failed = false;
     if (issues.length > 0) {
-      issues = sortIssues([...issues]);
-      if (raw.text !== undefined) issues = locateIssues(raw.text, issues);
+      issues = sortIssues(issues.slice());
+      failed = issues[0]!.severity === "error";
+      if (raw.text !== undefined) issues = parsedText ? locateInValidJson(raw.text, issues) : locateIssues(raw.text, issues);
     }
-    const failed = issues.some((i) => i.severity === "error");
     sessionFor.observe(value, pick, !failed);
     this.#lastFamily = pick.pack.family;
-    let notes = sessionFor.notes?.(value, pick) ?? NO_NOTES;
+    let notes: readonly string[] = sessionFor.notes?.(value, pick) ?? NO_NOTES;
     if (alternative && !chosen) notes = [...notes, `It would be valid as ${alternative.kind.label} (${alternative.pack.label}).`];
-    const unrecognised = !schemaValid && top.score < RECOGNITION_FLOOR && !override;
+    const unrecognised = !chosen && top.score < RECOGNITION_FLOOR && !override;
     const status = unrecognised ? "unrecognised" : failed ? "invalid" : pick.kind.role === "error" ? "error-response" : "valid";
     // A decisive match needs no excuses; a guess that failed explains what else was tried.
-    const outcomes = failed && !decisive ? this.#explain(value, candidates.filter((c) => c !== pick)) : NO_OUTCOMES;
+    const outcomes = failed && !decisive ? this.#explain(value, candidates, pick, nearest?.checked) : NO_OUTCOMES;
     return {
       status,
       family: pick.pack.family,
@@ -195,42 +216,47 @@ export class ValidationSession {
   }
 
   /**
-   * When nothing validates, the candidate to report against: among those as likely as the top
-   * (the versions of one kind, typically), the one with the fewest schema errors, so a legacy
-   * message is not blamed for lacking a newer version's members.
+   * When nothing validates, the candidate to report against: among those as likely as the top (the
+   * versions of one kind, typically), the one with the fewest schema errors, so a legacy message is
+   * not blamed for lacking a newer version's members. The issues found are kept for #explain.
    */
-  #nearest(value: unknown, candidates: readonly Candidate[], decisive: boolean): { candidate: Candidate; issues: Issue[] } {
+  #nearest(value: unknown, candidates: readonly Candidate[], decisive: boolean): Nearest {
+    const compiler = this.#engine.compiler;
     const top = candidates[0]!;
-    let best: { candidate: Candidate; issues: Issue[] } | undefined;
+    const checked = new Map<Candidate, Issue[]>();
+    let best: Candidate | undefined;
+    let bestIssues: Issue[] = [];
     for (const candidate of candidates) {
       if (top.score - candidate.score > SCORE_MARGIN + 1e-9) break;
       if (decisive && outranked(top, candidate)) continue;
-      const issues = this.#engine.compiler.check(candidate.pack, candidate.kind.definition, value);
-      if (!best || issues.length < best.issues.length) best = { candidate, issues };
+      const issues = compiler.check(candidate.pack, candidate.kind.definition, value);
+      checked.set(candidate, issues);
+      if (!best || issues.length < bestIssues.length) {
+        best = candidate;
+        bestIssues = issues;
+      }
+      // Every candidate here failed the yes/no check, so each has at least one issue: one cannot be beaten.
+      if (bestIssues.length <= 1) break;
     }
-    return best ?? { candidate: top, issues: this.#engine.compiler.check(top.pack, top.kind.definition, value) };
+    if (best) return { candidate: best, issues: bestIssues, checked };
+    return { candidate: top, issues: compiler.check(top.pack, top.kind.definition, value), checked };
   }
 
-  /**
-   * Every family's candidates, best first. The common case, one family answering, costs no
-   * merge; ties between families lean towards the family of the previous message.
-   */
+  /** Every family's candidates, best first; the common case, one family answering, costs no merge. */
   #candidates(value: unknown, raw: RawMessage, override: Override | undefined): readonly Candidate[] {
-    let only: readonly Candidate[] | undefined;
-    let merged: Candidate[] | undefined;
-    const sessions = this.#sessionList;
-    for (let i = 0; i < sessions.length; i++) {
-      const found = sessions[i]!.recognise(value, raw).candidates;
+    let first: readonly Candidate[] | undefined, second: readonly Candidate[] | undefined;
+    let more: (readonly Candidate[])[] | undefined;
+    for (const session of this.#sessionList) {
+      const found = session.recognise(value, raw).candidates;
       if (found.length === 0) continue;
-      if (only === undefined) only = found;
-      else (merged ??= [...only]).push(...found);
+      if (!first) first = found;
+      else if (!second) second = found;
+      else (more ??= [first, second]).push(found);
     }
-    let candidates: readonly Candidate[] = only ?? [];
-    if (!merged && !bestFirst(candidates)) merged = [...candidates];
-    if (merged) {
-      const last = this.#lastFamily;
-      candidates = merged.sort((a, b) => b.score - a.score || (a.pack.family === last ? -1 : b.pack.family === last ? 1 : 0));
-    }
+    let candidates = first ?? NO_CANDIDATES;
+    if (more) candidates = more.flat().sort(byScoreLeaningTo(this.#lastFamily));
+    else if (second) candidates = merged(candidates, second, this.#lastFamily);
+    else if (!bestFirst(candidates)) candidates = candidates.slice().sort(byScoreLeaningTo(this.#lastFamily));
     return override ? this.#overridden(override, candidates) : candidates;
   }
 
@@ -253,11 +279,18 @@ export class ValidationSession {
     return recognised.filter((c) => c.pack === pack).map((c) => ({ ...c, score: 1, evidence: [...evidence, ...c.evidence] }));
   }
 
-  #explain(value: unknown, others: Candidate[]): CandidateOutcome[] {
-    return others.slice(0, EXPLAINED_CANDIDATES).map((c) => {
-      const first = this.#engine.compiler.check(c.pack, c.kind.definition, value, "first")[0];
-      return { packId: c.pack.id, kindId: c.kind.id, label: `${c.kind.label} (${c.pack.label})`, valid: !first, ...(first ? { firstIssue: first } : {}) };
-    });
+  /** The first problem of a few candidates besides the pick; one already fully checked reuses its issues. */
+  #explain(value: unknown, candidates: readonly Candidate[], pick: Candidate, checked: ReadonlyMap<Candidate, Issue[]> | undefined): CandidateOutcome[] {
+    const outcomes: CandidateOutcome[] = [];
+    for (const c of candidates) {
+      if (c === pick) continue;
+      if (outcomes.length === EXPLAINED_CANDIDATES) break;
+      const known = checked?.get(c);
+      const first = known ? known[0] : this.#engine.compiler.check(c.pack, c.kind.definition, value, "first")[0];
+      const label = `${c.kind.label} (${c.pack.label})`;
+      outcomes.push(first ? { packId: c.pack.id, kindId: c.kind.id, label, valid: false, firstIssue: first } : { packId: c.pack.id, kindId: c.kind.id, label, valid: true });
+    }
+    return outcomes;
   }
 }
 

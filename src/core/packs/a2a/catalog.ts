@@ -36,17 +36,28 @@ export interface MethodEntry {
 
 /** Method name → the packs that define it, newest first. */
 export const METHOD_INDEX = new Map<string, MethodEntry[]>();
+/** Each pack's request and result kind ids → their method (the first spec of a name wins). */
+const ENTRY_OF_KIND = new Map<SchemaPack, Map<string, MethodEntry>>();
 for (const pack of NEWEST_FIRST) {
+  const byKind = new Map<string, MethodEntry>();
   for (const spec of METHODS.get(pack) ?? []) {
+    const entry: MethodEntry = { pack, spec };
     const list = METHOD_INDEX.get(spec.method) ?? [];
-    list.push({ pack, spec });
+    list.push(entry);
     METHOD_INDEX.set(spec.method, list);
+    for (const kindId of [requestKindId(spec.method), resultKindId(spec.method)]) if (!byKind.has(kindId)) byKind.set(kindId, entry);
   }
+  ENTRY_OF_KIND.set(pack, byKind);
+}
+
+/** The method a request or result kind belongs to, with its pack: one shared entry per method, so remembering a request allocates nothing. */
+export function methodEntryOfKind(pack: SchemaPack, kindId: string): MethodEntry | undefined {
+  return ENTRY_OF_KIND.get(pack)?.get(kindId);
 }
 
 /** The method a request kind belongs to, in its pack. */
 export function methodOfKind(pack: SchemaPack, kindId: string): MethodSpec | undefined {
-  return (METHODS.get(pack) ?? []).find((m) => requestKindId(m.method) === kindId || resultKindId(m.method) === kindId);
+  return methodEntryOfKind(pack, kindId)?.spec;
 }
 
 const KINDS = new Map<SchemaPack, Map<string, MessageKind>>(NEWEST_FIRST.map((pack) => [pack, new Map(pack.kinds.map((k) => [k.id, k]))]));
@@ -65,6 +76,32 @@ export interface Pinning {
 }
 
 export const UNPINNED: Pinning = { pack: null, generation: null };
+
+const GENERATIONS: readonly Generation[] = ["v0.1", "v0.2+", "v1.0"];
+/** How many distinct values pinKey gives: no pack or one of four, times no generation or one of three. */
+export const PIN_KEYS = (NEWEST_FIRST.length + 1) * (GENERATIONS.length + 1);
+
+function keyOf(pack: SchemaPack | null, generation: Generation | null): number | null {
+  const packIndex = pack === null ? 0 : NEWEST_FIRST.indexOf(pack) + 1;
+  if (packIndex === 0 && pack !== null) return null;
+  return packIndex * (GENERATIONS.length + 1) + (generation === null ? 0 : GENERATIONS.indexOf(generation) + 1);
+}
+
+/** A pinning by value as a small number below PIN_KEYS, for caches; null for a pack this catalog does not list. */
+export function pinKey(pin: Pinning): number | null {
+  return keyOf(pin.pack, pin.generation);
+}
+
+const PINNINGS = new Map<number, Pinning>();
+
+/** The one pinning object for a pack and dialect, so a session switching dialects allocates nothing. */
+export function pinning(pack: SchemaPack | null, generation: Generation | null): Pinning {
+  const key = keyOf(pack, generation);
+  if (key === null) return { pack, generation };
+  let found = PINNINGS.get(key);
+  if (!found) PINNINGS.set(key, (found = { pack, generation }));
+  return found;
+}
 
 /** How far a version that contradicts the pinned one falls behind it. */
 const PINNED_GAP = 0.35;

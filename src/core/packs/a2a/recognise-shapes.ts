@@ -56,8 +56,9 @@ function byKind(kindValue: string, pin: Pinning): Candidate[] {
   }
 }
 
+const v1 = (method: string, score: number, why: string): Candidate => decided(A2A_V10, resultKindId(method), score, [why, UNSEEN]);
+
 function v1Result(result: Json): Candidate[] | null {
-  const v1 = (method: string, score: number, why: string): Candidate => decided(A2A_V10, resultKindId(method), score, [why, UNSEEN]);
   if (isObject(result.statusUpdate) || isObject(result.artifactUpdate)) {
     return [decided(A2A_V10, KIND.streamEvent, 0.9, ["result has statusUpdate or artifactUpdate: a v1.0 StreamResponse"])];
   }

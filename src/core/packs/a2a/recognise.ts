@@ -1,6 +1,6 @@
 import { isJsonObject } from "../../json/index.ts";
 import type { Candidate, Recognition } from "../../validation/types.ts";
-import { decided, METHOD_INDEX, NEWEST_FIRST, ranked, type MethodEntry, type Pinning } from "./catalog.ts";
+import { decided, METHOD_INDEX, NEWEST_FIRST, PIN_KEYS, pinKey, ranked, type MethodEntry, type Pinning } from "./catalog.ts";
 import { KIND, resultKindId } from "./pack-kit.ts";
 import { cardCandidates, payloadCandidates, resultCandidates, streamKindFor } from "./recognise-shapes.ts";
 import { A2A_V10 } from "./v1-0.ts";
@@ -16,35 +16,69 @@ const SHARED_WITH_MCP = new Set(["tasks/get", "tasks/cancel"]);
 
 const NOT_A2A: Recognition = { candidates: [], reason: "not a JSON-RPC message with an A2A method, nor an Agent Card or A2A object" };
 
+/** Why another protocol's method is not A2A's, per method; cleared when traffic brings too many names. */
+const NOT_A2A_METHOD = new Map<string, Recognition>();
+const MAX_METHOD_REASONS = 1024;
+
+function notA2AMethod(method: string): Recognition {
+  let found = NOT_A2A_METHOD.get(method);
+  if (!found) {
+    if (NOT_A2A_METHOD.size >= MAX_METHOD_REASONS) NOT_A2A_METHOD.clear();
+    NOT_A2A_METHOD.set(method, (found = { candidates: [], reason: `method "${method}" is not an A2A method` }));
+  }
+  return found;
+}
+
 /** Classifies a value as an A2A message; cheap: a handful of property reads. */
 export function recognise(value: unknown, context: RecogniseContext): Recognition {
   if (!isJsonObject(value)) return NOT_A2A;
-  let candidates: Candidate[];
-  if (typeof value.method === "string") candidates = requestCandidates(value, value.method, context.pin);
-  else if ("result" in value || "error" in value) candidates = responseCandidates(value, context);
+  const method = value.method;
+  if (typeof method === "string") return requestRecognition(value, method, context.pin);
+  let candidates: readonly Candidate[];
+  if ("result" in value || "error" in value) candidates = responseCandidates(value, context);
   // A message that names its own protocol (fisk-ai does) is no A2A card or object.
   else if (typeof value.protocol === "string") return NOT_A2A;
   else candidates = cardCandidates(value, context.pin) ?? payloadCandidates(value, context.pin);
-  if (candidates.length === 0) {
-    return typeof value.method === "string" ? { candidates, reason: `method "${value.method}" is not an A2A method` } : NOT_A2A;
-  }
-  return { candidates };
+  return candidates.length === 0 ? NOT_A2A : { candidates };
 }
 
-function requestCandidates(value: Record<string, unknown>, method: string, pin: Pinning): Candidate[] {
+/** How params bear on a method A2A shares with MCP: no bearing, MCP's taskId, or A2A's id. */
+type ParamsHint = 0 | 1 | 2;
+
+function paramsHint(method: string, params: unknown): ParamsHint {
+  if (!SHARED_WITH_MCP.has(method) || !isJsonObject(params)) return 0;
+  if ("taskId" in params && !("id" in params)) return 1;
+  return "id" in params ? 2 : 0;
+}
+
+/**
+ * A request's recognition depends only on the method, the params hint and the pinning, so each is
+ * built once: by method, then hint and pinning as one slot number.
+ */
+const REQUESTS = new Map<string, (Recognition | undefined)[]>();
+
+function requestRecognition(value: Record<string, unknown>, method: string, pin: Pinning): Recognition {
   const entries = METHOD_INDEX.get(method);
-  if (!entries) return [];
+  if (!entries) return notA2AMethod(method);
+  const hint = paramsHint(method, value.params);
+  const key = pinKey(pin);
+  if (key === null) return { candidates: buildRequest(entries, method, hint, pin) };
+  let slots = REQUESTS.get(method);
+  if (!slots) REQUESTS.set(method, (slots = []));
+  const slot = hint * PIN_KEYS + key;
+  return (slots[slot] ??= { candidates: buildRequest(entries, method, hint, pin) });
+}
+
+/** Never empty: a method in the index has at least one pack. */
+function buildRequest(entries: readonly MethodEntry[], method: string, hint: ParamsHint, pin: Pinning): readonly Candidate[] {
   let base = 0.95;
   const evidence = [`method is "${method}"`];
   if (entries.length === 1) evidence.push(`only ${entries[0]!.pack.label} has this method`);
-  if (SHARED_WITH_MCP.has(method)) {
-    const params = value.params;
-    if (isJsonObject(params) && "taskId" in params && !("id" in params)) {
-      base = 0.3;
-      evidence.push('params names the task "taskId", as MCP does; A2A names it "id"');
-    } else if (isJsonObject(params) && "id" in params) {
-      evidence.push('params names the task "id" (MCP\'s method of this name uses "taskId")');
-    }
+  if (hint === 1) {
+    base = 0.3;
+    evidence.push('params names the task "taskId", as MCP does; A2A names it "id"');
+  } else if (hint === 2) {
+    evidence.push('params names the task "id" (MCP\'s method of this name uses "taskId")');
   }
   const kindId = `${method}:request`;
   return ranked(
@@ -56,7 +90,7 @@ function requestCandidates(value: Record<string, unknown>, method: string, pin: 
   );
 }
 
-function responseCandidates(value: Record<string, unknown>, context: RecogniseContext): Candidate[] {
+function responseCandidates(value: Record<string, unknown>, context: RecogniseContext): readonly Candidate[] {
   const id = value.id;
   const pending = id === null || id === undefined ? undefined : context.pending.get(id);
   const isError = "error" in value;

@@ -2,6 +2,7 @@ import { formatPointer, isJsonObject } from "../../json/index.ts";
 import type { Issue, IssueSeverity, MessageKind } from "../../validation/types.ts";
 import { V1_ERRORS } from "./notes.ts";
 import { A2A_V10 } from "./v1-0.ts";
+import { planOf, type SchemaPlan } from "./rules-v1-plan.ts";
 import { ONEOF_GROUPS, OMITTABLE_REQUIRED, ROLES, TASK_STATES } from "./v1-0-model.ts";
 
 /**
@@ -70,16 +71,21 @@ const listWords = (names: readonly string[]): string =>
 function oneofRule(def: string, value: Json, path: Path, issues: Issue[]): void {
   const group = ONEOF_GROUPS[def];
   if (!group) return;
+  // Counted first: the usual case, exactly one set, builds no list.
+  let count = 0;
+  for (const m of group.members) if (m in value) count++;
+  if (count === 1) return;
   const set = group.members.filter((m) => m in value);
-  if (set.length === 1) return;
   const choices = group.members.join(", ");
   const found = set.length === 0 ? "it sets none" : `it sets ${listWords(set)}`;
   const where = set.length > 1 ? at(path, set[1]!) : here(path);
   issues.push(issue(where, "a2a.v1.oneof", `A ${def} sets exactly one of ${choices} (the proto's oneof ${group.name}); ${found}.`, "error"));
 }
 
+const NO_MEMBERS: readonly string[] = [];
+
 function omittedRule(def: string, value: Json, path: Path, issues: Issue[]): void {
-  for (const member of OMITTABLE_REQUIRED[def] ?? []) {
+  for (const member of OMITTABLE_REQUIRED[def] ?? NO_MEMBERS) {
     const present = value[member];
     if (present === undefined) {
       const text = `"${member}" is missing. The proto marks it REQUIRED, but ProtoJSON writers leave out empty lists, maps and zeros, so it reads as empty.`;
@@ -108,25 +114,25 @@ function enumRule(def: string, value: Json, path: Path, issues: Issue[]): void {
   }
 }
 
-function memberHints(def: string, schema: SchemaNode, value: Json, path: Path, issues: Issue[]): void {
-  const properties = schema.properties as Readonly<Record<string, unknown>> | undefined;
+function memberHints(def: string, plan: SchemaPlan, value: Json, path: Path, issues: Issue[]): void {
+  const properties = plan.properties;
   if (!properties) return;
   const hints = LEGACY_HINTS[def];
   for (const key in value) {
-    if (Object.hasOwn(properties, key)) continue;
+    if (properties.has(key)) continue;
     const hint = hints && Object.hasOwn(hints, key) ? hints[key] : undefined;
     if (hint) issues.push(issue(at(path, key), "a2a.v1.legacy-member", `"${key}" is not a v1.0 member: ${hint}.`, "warning"));
-    else if (key.includes("_") && Object.hasOwn(properties, camel(key))) {
+    else if (key.includes("_") && properties.has(camel(key))) {
       issues.push(issue(at(path, key), "a2a.v1.snake-case", `Write "${camel(key)}", not "${key}": v1.0 JSON uses camelCase names (spec §5.5).`, "warning"));
     }
   }
 }
 
-function visit(def: string, schema: SchemaNode, value: Json, path: Path, issues: Issue[]): void {
+function visit(def: string, plan: SchemaPlan, value: Json, path: Path, issues: Issue[]): void {
   oneofRule(def, value, path, issues);
   omittedRule(def, value, path, issues);
   enumRule(def, value, path, issues);
-  memberHints(def, schema, value, path, issues);
+  memberHints(def, plan, value, path, issues);
   if (def === "AgentInterface" && typeof value.protocolVersion === "string" && !/^\d+\.\d+$/.test(value.protocolVersion)) {
     const text = `protocolVersion "${value.protocolVersion}" should be Major.Minor, such as "1.0": v1.0 versions carry no patch number.`;
     issues.push(issue(at(path, "protocolVersion"), "a2a.v1.version-format", text, "warning"));
@@ -138,22 +144,30 @@ function visit(def: string, schema: SchemaNode, value: Json, path: Path, issues:
   }
 }
 
-function walkDefinition(def: string, value: unknown, path: Path, issues: Issue[], depth: number): void {
-  const schema = DEFS[def];
-  if (!schema || depth > MAX_DEPTH) return;
-  if (isJsonObject(value)) visit(def, schema, value, path, issues);
-  walkSchema(schema, value, path, issues, depth + 1);
+/** Each definition's plan by name, so a $ref costs one map read. */
+const DEFINITION_PLANS = new Map<string, SchemaPlan>();
+
+function definitionPlan(def: string): SchemaPlan | undefined {
+  let plan = DEFINITION_PLANS.get(def);
+  if (plan === undefined && Object.hasOwn(DEFS, def)) DEFINITION_PLANS.set(def, (plan = planOf(DEFS[def])));
+  return plan;
 }
 
-function walkSchema(schema: SchemaNode, value: unknown, path: Path, issues: Issue[], depth: number): void {
-  const ref = schema.$ref;
-  if (typeof ref === "string") {
-    walkDefinition(ref.slice(ref.lastIndexOf("/") + 1), value, path, issues, depth);
+function walkDefinition(def: string, value: unknown, path: Path, issues: Issue[], depth: number): void {
+  const plan = definitionPlan(def);
+  if (!plan || depth > MAX_DEPTH) return;
+  if (isJsonObject(value)) visit(def, plan, value, path, issues);
+  walkSchema(plan, value, path, issues, depth + 1);
+}
+
+function walkSchema(plan: SchemaPlan, value: unknown, path: Path, issues: Issue[], depth: number): void {
+  if (plan.definition !== null) {
+    walkDefinition(plan.definition, value, path, issues, depth);
     return;
   }
   if (Array.isArray(value)) {
-    const items = schema.items;
-    if (!isJsonObject(items)) return;
+    const items = plan.items;
+    if (items === null || items.leaf) return;
     for (let i = 0; i < value.length; i++) {
       path.push(String(i));
       walkSchema(items, value[i], path, issues, depth);
@@ -161,12 +175,10 @@ function walkSchema(schema: SchemaNode, value: unknown, path: Path, issues: Issu
     }
     return;
   }
-  if (!isJsonObject(value)) return;
-  const properties = schema.properties as Readonly<Record<string, SchemaNode>> | undefined;
-  const extra = schema.additionalProperties;
+  if (!isJsonObject(value) || plan.leaf) return;
   for (const key in value) {
-    const sub = properties && Object.hasOwn(properties, key) ? properties[key] : isJsonObject(extra) ? extra : undefined;
-    if (!sub) continue;
+    const sub = plan.properties?.get(key) ?? plan.extra;
+    if (sub === null || sub.leaf) continue;
     path.push(key);
     walkSchema(sub, value[key], path, issues, depth);
     path.pop();

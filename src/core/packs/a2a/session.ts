@@ -1,5 +1,5 @@
 import type { Candidate, FamilySession, Issue, Recognition } from "../../validation/types.ts";
-import { GENERATION, methodOfKind, UNPINNED, type MethodEntry, type Pinning } from "./catalog.ts";
+import { GENERATION, methodEntryOfKind, pinning, UNPINNED, type MethodEntry, type Pinning } from "./catalog.ts";
 import { a2aNotes } from "./notes.ts";
 import { recognise } from "./recognise.ts";
 import { a2aRules } from "./rules.ts";
@@ -18,11 +18,12 @@ const SHARED_METHODS: ReadonlySet<string> = new Set(["tasks/get", "tasks/cancel"
  * the right result definition.
  */
 export class A2ASession implements FamilySession {
-  #pin: Pinning = UNPINNED;
   readonly #pending = new Map<unknown, MethodEntry>();
+  /** What recognition reads, kept as one object (the pin is updated in place) so recognising allocates nothing. */
+  readonly #context: { pin: Pinning; readonly pending: ReadonlyMap<unknown, MethodEntry> } = { pin: UNPINNED, pending: this.#pending };
 
   recognise(value: unknown): Recognition {
-    return recognise(value, { pin: this.#pin, pending: this.#pending });
+    return recognise(value, this.#context);
   }
 
   check(value: unknown, chosen: Candidate): Issue[] {
@@ -38,20 +39,26 @@ export class A2ASession implements FamilySession {
     const id = (value as { id?: unknown }).id;
     const role = chosen.kind.role;
     if (role === "request") {
-      const spec = methodOfKind(chosen.pack, chosen.kind.id);
-      if (spec && (typeof id === "string" || typeof id === "number")) this.#remember(id, { pack: chosen.pack, spec });
-      if (valid && spec) this.#pinFrom(chosen, spec.method);
+      const entry = methodEntryOfKind(chosen.pack, chosen.kind.id);
+      if (entry && (typeof id === "string" || typeof id === "number")) this.#remember(id, entry);
+      if (valid && entry) this.#pinFrom(chosen, entry.spec.method);
     } else if (role === "result" || role === "error") {
       const open = this.#pending.get(id);
       if (open && (role === "error" || !open.spec.streaming)) this.#pending.delete(id);
     } else if (role === "card" && valid) {
-      this.#pin = { pack: chosen.pack, generation: GENERATION.get(chosen.pack) ?? null };
+      this.#context.pin = pinning(chosen.pack, GENERATION.get(chosen.pack) ?? null);
     }
   }
 
+  /** Remembers an open request as the newest; a repeated id moves to the end, so the oldest is forgotten first. */
   #remember(id: string | number, entry: MethodEntry): void {
-    this.#pending.delete(id);
+    const size = this.#pending.size;
     this.#pending.set(id, entry);
+    // A new id grew the map and is already last: the usual case costs one lookup, not two.
+    if (this.#pending.size === size) {
+      this.#pending.delete(id);
+      this.#pending.set(id, entry);
+    }
     if (this.#pending.size > MAX_PENDING) this.#pending.delete(this.#pending.keys().next().value);
   }
 
@@ -59,7 +66,7 @@ export class A2ASession implements FamilySession {
   #pinFrom(chosen: Candidate, method: string): void {
     if (SHARED_METHODS.has(method)) return;
     const generation = GENERATION.get(chosen.pack) ?? null;
-    if (PINNING_METHODS.has(method)) this.#pin = { pack: chosen.pack, generation };
-    else if (this.#pin.generation !== generation) this.#pin = { pack: null, generation };
+    if (PINNING_METHODS.has(method)) this.#context.pin = pinning(chosen.pack, generation);
+    else if (this.#context.pin.generation !== generation) this.#context.pin = pinning(null, generation);
   }
 }

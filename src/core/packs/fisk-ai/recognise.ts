@@ -160,10 +160,21 @@ export function recogniseFiskAi(value: unknown, hint: GenerationHint): Recogniti
   return { candidates: [], reason: `protocol "${protocol}" is not a fisk-ai id (io.choria.fisk-ai.v1.…)` };
 }
 
-/** Whether a kind id exists only in Gen 1 or only in Gen 2, for the session's batch hint. */
-export function generationOfKind(pack: SchemaPack, kindId: string): GenerationHint {
+function computeGeneration(pack: SchemaPack, kindId: string): GenerationHint {
   const gen1 = pack.id !== FISK_AI_GEN2.id;
   const onlyHere = gen1 ? GEN1_ONLY_IDS.has(`io.choria.fisk-ai.v1.${kindId}`) : !GEN1_KINDS.some((k) => k.id === kindId);
   if (!onlyHere) return null;
   return gen1 ? "gen1" : "gen2";
+}
+
+/** Answers by pack and kind id, worked out once: the session asks after every valid message. */
+const GENERATION_OF_KIND = new Map<SchemaPack, Map<string, GenerationHint>>();
+
+/** Whether a kind id exists only in Gen 1 or only in Gen 2, for the session's batch hint. */
+export function generationOfKind(pack: SchemaPack, kindId: string): GenerationHint {
+  let byKind = GENERATION_OF_KIND.get(pack);
+  if (!byKind) GENERATION_OF_KIND.set(pack, (byKind = new Map()));
+  let hint = byKind.get(kindId);
+  if (hint === undefined) byKind.set(kindId, (hint = computeGeneration(pack, kindId)));
+  return hint;
 }

@@ -1,7 +1,10 @@
 import { isJsonObject } from "../../json/index.ts";
 import type { Candidate, Issue, IssueSeverity, RawMessage } from "../../validation/types.ts";
 import { ERROR_CODES, MAX_BODY_BYTES, MAX_REQUEST_ID_BYTES, NAME_RE, STOP_REASONS_NAMED } from "./protocol.ts";
+import { isRfc3339 } from "./rfc3339.ts";
 import { utf8Length } from "./utf8.ts";
+
+export { isRfc3339 };
 
 /**
  * fisk-ai protocol rules that its JSON Schemas do not state: the body cap, the Go decoder's RFC 3339
@@ -28,24 +31,6 @@ function bodySize(raw: RawMessage): Issue | null {
   const bytes = utf8Length(text);
   if (bytes <= MAX_BODY_BYTES) return null;
   return issue("", "fisk-ai.body-size", "error", `The body is ${fmt(bytes)} bytes, over fisk-ai's ${fmt(MAX_BODY_BYTES)}-byte cap; peers refuse it before reading it.`);
-}
-
-const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?:Z|[+-](\d{2}):(\d{2}))$/;
-
-function daysIn(year: number, month: number): number {
-  if (month === 2) return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
-  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
-}
-
-/** Go's time.Time decoder takes only RFC 3339 with in-range fields. Runs on every message: no allocation beyond the match. */
-export function isRfc3339(text: string): boolean {
-  const m = RFC3339.exec(text);
-  if (!m) return false;
-  const month = Number(m[2]);
-  const day = Number(m[3]);
-  if (month < 1 || month > 12 || day < 1 || (day > 28 && day > daysIn(Number(m[1]), month))) return false;
-  if (Number(m[4]) > 23 || Number(m[5]) > 59 || Number(m[6]) > 59) return false;
-  return m[7] === undefined || (Number(m[7]) < 24 && Number(m[8]) < 60);
 }
 
 function time(value: Record<string, unknown>): Issue | null {
@@ -118,35 +103,35 @@ function selectIndex(value: Record<string, unknown>, context: RuleContext): Issu
   return issue("/index", "fisk-ai.select-index", "error", `index ${index} is not one of the ${options} options question "${questionId}" offered.`);
 }
 
-/** Every rule for a message classified as `chosen`. */
+/** Every rule for a message classified as `chosen`. Runs per message: the rules add to one list, with no helper closures. */
 export function fiskAiRules(value: unknown, chosen: Candidate, raw: RawMessage, context: RuleContext): Issue[] {
   const issues: Issue[] = [];
-  const size = bodySize(raw);
-  if (size) issues.push(size);
+  add(issues, bodySize(raw));
   if (!isJsonObject(value)) return issues;
-  const push = (found: Issue | null): void => {
-    if (found) issues.push(found);
-  };
-  push(time(value));
+  add(issues, time(value));
   const gen2 = chosen.pack.version === "gen2";
   if (!gen2) issues.push(...gen1Ids(value));
   switch (chosen.kind.id) {
     case "result":
-      if (gen2) push(stopReason(value));
+      if (gen2) add(issues, stopReason(value));
       break;
     case "error":
-      if (gen2) push(stopReason(value));
-      push(code(value));
+      if (gen2) add(issues, stopReason(value));
+      add(issues, code(value));
       break;
     case "tool.reply":
-      if (gen2) push(code(value));
+      if (gen2) add(issues, code(value));
       break;
     case "request.answer":
       issues.push(...answerFits(value));
       break;
     case "elicit.reply.select":
-      push(selectIndex(value, context));
+      add(issues, selectIndex(value, context));
       break;
   }
   return issues;
+}
+
+function add(issues: Issue[], found: Issue | null): void {
+  if (found) issues.push(found);
 }

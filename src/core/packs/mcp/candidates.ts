@@ -1,4 +1,4 @@
-import type { Candidate, MessageKind, SchemaPack } from "../../validation/types.ts";
+import type { Candidate, MessageKind, Recognition, SchemaPack } from "../../validation/types.ts";
 import type { McpVersion } from "./versions.ts";
 
 /** Why one version is preferred for a message: what pinned it, in plain words. */
@@ -7,6 +7,16 @@ export interface VersionHint {
   /** e.g. "agreed by initialize", "declared in params._meta". */
   readonly why: string;
 }
+
+/** The request, notification and result kind ids a method has in some version, null where none has it. */
+export interface MethodKinds {
+  readonly request: string | null;
+  readonly notification: string | null;
+  readonly result: string | null;
+}
+
+/** Methods arrive from traffic, so the per-method table is cleared when it grows this large. */
+const MAX_METHODS = 1024;
 
 /** How far below the pinned version the others score, so a pin is decisive but not absolute. */
 const OFF_PIN = 0.35;
@@ -23,6 +33,8 @@ export class CandidateFactory {
   readonly #cache = new Map<string, Map<number, Map<string, Map<VersionHint | null, readonly Candidate[]>>>>();
   readonly #hints = new Map<string, VersionHint>();
   readonly #merged = new WeakMap<readonly Candidate[], Map<readonly Candidate[], readonly Candidate[]>>();
+  readonly #methods = new Map<string, MethodKinds>();
+  readonly #calls = new Map<string, Map<VersionHint | null, (Recognition | undefined)[]>>();
 
   constructor(packs: readonly SchemaPack[]) {
     this.#packs = packs;
@@ -40,6 +52,38 @@ export class CandidateFactory {
   /** Whether any version has a kind with this id. */
   has(kindId: string): boolean {
     return this.#kinds.some((kinds) => kinds.has(kindId));
+  }
+
+  /** A method's kind ids, looked up once per method: recognising a call then builds no strings. */
+  methodKinds(method: string): MethodKinds {
+    let found = this.#methods.get(method);
+    if (!found) {
+      if (this.#methods.size >= MAX_METHODS) this.#methods.clear();
+      const kind = (role: string): string | null => (this.has(`${method}:${role}`) ? `${method}:${role}` : null);
+      found = { request: kind("request"), notification: kind("notification"), result: kind("result") };
+      this.#methods.set(method, found);
+    }
+    return found;
+  }
+
+  /**
+   * A call's recognition, remembered by method, hint (from `hint()` or null) and a small shape
+   * number the caller derives from the message; undefined until `rememberCall` stores one.
+   */
+  recalledCall(method: string, hint: VersionHint | null, shape: number): Recognition | undefined {
+    return this.#calls.get(method)?.get(hint)?.[shape];
+  }
+
+  /** Stores a call's recognition; methods come from traffic, so the table is cleared when it grows too large. */
+  rememberCall(method: string, hint: VersionHint | null, shape: number, recognition: Recognition): void {
+    let byHint = this.#calls.get(method);
+    if (!byHint) {
+      if (this.#calls.size >= MAX_METHODS) this.#calls.clear();
+      this.#calls.set(method, (byHint = new Map()));
+    }
+    let shapes = byHint.get(hint);
+    if (!shapes) byHint.set(hint, (shapes = []));
+    shapes[shape] = recognition;
   }
 
   /** Whether `version` has a kind with this id. */

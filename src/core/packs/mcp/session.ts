@@ -2,6 +2,7 @@ import { isJsonObject } from "../../json/index.ts";
 import { jsonRpcRules } from "../../validation/json-rpc.ts";
 import type { Candidate, CheckTools, FamilySession, Issue, RawMessage, Recognition } from "../../validation/types.ts";
 import type { CandidateFactory, VersionHint } from "./candidates.ts";
+import { phrases } from "./phrases.ts";
 import { ANY_RESULT, type Guess, guessPayload, guessResult } from "./shapes.ts";
 import { checkArguments, checkStructuredContent, learnTools, type ToolSchemas } from "./tool-checks.ts";
 import { atLeast, type McpVersion, nearestVersion } from "./versions.ts";
@@ -29,32 +30,6 @@ const SPECIFIC_ERRORS: Readonly<Record<number, string>> = {
 };
 
 type PinSource = "request" | "result";
-
-/** Evidence phrases naming a method, made once per method (methods reaching here are MCP's own). */
-interface MethodPhrases {
-  readonly said: string;
-  readonly noId: string;
-  readonly withId: string;
-  readonly answered: string;
-  readonly failed: string;
-}
-
-const METHOD_PHRASES = new Map<string, MethodPhrases>();
-
-function phrases(method: string): MethodPhrases {
-  let found = METHOD_PHRASES.get(method);
-  if (!found) {
-    found = {
-      said: `method is "${method}"`,
-      noId: `method is "${method}", a request, but there is no id`,
-      withId: `method is "${method}", a notification, but there is an id`,
-      answered: `answers an earlier "${method}" request with the same id`,
-      failed: `answers an earlier "${method}" request with an error`,
-    };
-    METHOD_PHRASES.set(method, found);
-  }
-  return found;
-}
 
 /** The protocol version a request's own `_meta` declares (2026-07-28 requests carry it). */
 function declaredVersion(params: unknown): unknown {
@@ -126,18 +101,23 @@ export class McpSession implements FamilySession {
       (method === "initialize" && isJsonObject(params) ? this.#hintFrom(params.protocolVersion, "proposed by this initialize request") : null) ??
       this.#pin;
     const isRequest = "id" in value;
+    const hasJsonRpc = "jsonrpc" in value;
+    // Beyond the hint, only these two members matter, except to a tasks/* method (its score reads params).
+    const shape = (isRequest ? 2 : 0) + (hasJsonRpc ? 1 : 0);
+    const cacheable = !method.startsWith("tasks/");
+    const recalled = cacheable ? this.#factory.recalledCall(method, hint, shape) : undefined;
+    if (recalled) return recalled;
     const groups: (readonly Candidate[])[] = [];
     const embedded = EMBEDDED[method];
-    if (embedded && !isRequest && !("jsonrpc" in value)) {
+    if (embedded && !isRequest && !hasJsonRpc) {
       groups.push(this.#factory.make(embedded, 0.9, "has a method but no jsonrpc or id: a request embedded in an input_required result", hint));
     }
-    const requestKind = `${method}:request`;
-    const notificationKind = `${method}:notification`;
-    if (this.#factory.has(requestKind)) {
+    const { request: requestKind, notification: notificationKind } = this.#factory.methodKinds(method);
+    if (requestKind !== null) {
       const base = method.startsWith("tasks/") ? taskScore(method, params) : 0.95;
       groups.push(this.#factory.make(requestKind, isRequest ? base : base - 0.1, isRequest ? phrases(method).said : phrases(method).noId, hint));
     }
-    if (this.#factory.has(notificationKind)) {
+    if (notificationKind !== null) {
       groups.push(this.#factory.make(notificationKind, isRequest ? 0.85 : 0.95, isRequest ? phrases(method).withId : phrases(method).said, hint));
     }
     if (groups.length === 0) {
@@ -145,7 +125,9 @@ export class McpSession implements FamilySession {
       const reason = "a JSON-RPC message whose method MCP does not define";
       groups.push(this.#factory.make(isRequest ? "request" : "notification", base, reason, hint));
     }
-    return { candidates: this.#merge(groups) };
+    const recognition: Recognition = { candidates: this.#merge(groups) };
+    if (cacheable) this.#factory.rememberCall(method, hint, shape, recognition);
+    return recognition;
   }
 
   #recogniseResponse(value: Record<string, unknown>): Recognition {
@@ -160,8 +142,8 @@ export class McpSession implements FamilySession {
       this.#pin;
     const groups: (readonly Candidate[])[] = [];
     if (answered !== undefined) {
-      const kindId = `${answered}:result`;
-      if (this.#factory.has(kindId)) groups.push(this.#factory.make(kindId, 0.97, phrases(answered).answered, hint));
+      const kindId = this.#factory.methodKinds(answered).result;
+      if (kindId !== null) groups.push(this.#factory.make(kindId, 0.97, phrases(answered).answered, hint));
       else groups.push(this.#factory.make("result", 0.6, "answers an earlier JSON-RPC request with the same id", hint));
       if (record && isJsonObject(record.task)) groups.push(this.#factory.make("task-created:result", 0.96, "holds a created task: the answer to a task-augmented request", hint));
       return { candidates: this.#merge(groups) };
@@ -183,7 +165,7 @@ export class McpSession implements FamilySession {
     const specific = typeof errorCode === "number" ? SPECIFIC_ERRORS[errorCode] : undefined;
     const hint = this.#pin;
     let base = answered !== undefined ? 0.95 : this.#seen ? 0.8 : 0.6;
-    const known = answered !== undefined && this.#factory.has(`${answered}:request`);
+    const known = answered !== undefined && this.#factory.methodKinds(answered).request !== null;
     const reason = known ? phrases(answered).failed : answered !== undefined ? "answers an earlier JSON-RPC request with an error" : "a JSON-RPC error response";
     const groups: (readonly Candidate[])[] = [];
     if (specific && this.#factory.has(specific) && (hint === null || this.#factory.hasIn(specific, hint.version))) {
