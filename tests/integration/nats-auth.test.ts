@@ -1,3 +1,4 @@
+import { createUser } from "@nats-io/nkeys";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { randomIds, silentLogger, systemClock } from "../../src/core/env/index.ts";
 import { NatsSession, type NatsAuth } from "../../src/core/nats/index.ts";
@@ -29,16 +30,36 @@ async function tryConnect(url: string, auth?: NatsAuth) {
 describe("NATS authentication against a real server", () => {
   let userPass: ManagedNats;
   let token: ManagedNats;
+  let nkey: ManagedNats;
+  const user = createUser();
+  const seed = new TextDecoder().decode(user.getSeed());
+  const stranger = new TextDecoder().decode(createUser().getSeed());
 
   beforeAll(async () => {
-    [userPass, token] = await Promise.all([
+    [userPass, token, nkey] = await Promise.all([
       start(`authorization { users: [ { user: "console", password: "s3cret" } ] }`),
       start(`authorization { token: "tok-123" }`),
+      start(`authorization { users: [ { nkey: "${user.getPublicKey()}" } ] }`),
     ]);
   });
 
   afterAll(async () => {
-    await Promise.all([userPass?.stop(), token?.stop()]);
+    await Promise.all([userPass?.stop(), token?.stop(), nkey?.stop()]);
+  });
+
+  it("connects with an NKey seed that signs the server's nonce", async () => {
+    expect((await tryConnect(nkey.url, { nkeySeed: seed })).state).toBe("connected");
+  });
+
+  it("refuses another user's seed, and a public key in place of the seed, without echoing either", async () => {
+    const wrong = await tryConnect(nkey.url, { nkeySeed: stranger });
+    expect(wrong.state).toBe("failed");
+    expect(wrong.error).toMatch(/authorization/i);
+    expect(wrong.error).not.toContain(stranger);
+    const publicKey = await tryConnect(nkey.url, { nkeySeed: user.getPublicKey() });
+    expect(publicKey.state).toBe("failed");
+    expect(publicKey.error).toMatch(/not a user seed/);
+    expect(publicKey.error).not.toContain(user.getPublicKey());
   });
 
   it("connects with the right user and password", async () => {

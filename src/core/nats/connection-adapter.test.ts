@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { classifyRequestError, connectOptions, describeConnectError } from "./connection-adapter.ts";
+import { authProblem, classifyRequestError, connectOptions, describeConnectError, type NatsLibrary } from "./connection-adapter.ts";
+import { NatsConnectError } from "./port.ts";
 import { subjectProblem } from "./nats-session.ts";
 
 function named(name: string, message: string, cause?: Error): Error {
@@ -27,13 +28,50 @@ describe("classifyRequestError", () => {
   });
 });
 
+/** A library whose authenticators record what they were given. */
+const seen: { nkey?: string; creds?: string } = {};
+const lib: NatsLibrary = {
+  headers: () => {
+    throw new Error("not used");
+  },
+  nkeyAuthenticator: (seed) => ((seen.nkey = new TextDecoder().decode(seed)), "nkey-auth"),
+  credsAuthenticator: (creds) => ((seen.creds = new TextDecoder().decode(creds)), "creds-auth"),
+};
+const SEED = `SU${"A".repeat(56)}`;
+const CREDS = "-----BEGIN NATS USER JWT-----\neyJ0\n------END NATS USER JWT------\n\n-----BEGIN USER NKEY SEED-----\nSUAB\n------END USER NKEY SEED------\n";
+
 describe("connect options and errors", () => {
   it("passes user and password or token, never both unasked", () => {
-    expect(connectOptions({ servers: "ws://h:1", auth: { user: "u", pass: "p" } })).toMatchObject({ user: "u", pass: "p" });
-    const t = connectOptions({ servers: "ws://h:1", auth: { token: "t" } });
+    expect(connectOptions({ servers: "ws://h:1", auth: { user: "u", pass: "p" } }, lib)).toMatchObject({ user: "u", pass: "p" });
+    const t = connectOptions({ servers: "ws://h:1", auth: { token: "t" } }, lib);
     expect(t).toMatchObject({ token: "t" });
     expect(t).not.toHaveProperty("user");
-    expect(connectOptions({ servers: "ws://h:1" })).toEqual({ servers: "ws://h:1", name: "patchbay", timeout: 5000 });
+    expect(connectOptions({ servers: "ws://h:1" }, lib)).toEqual({ servers: "ws://h:1", name: "patchbay", timeout: 5000 });
+  });
+
+  it("signs with an NKey seed or a creds file through the library's authenticators, trimmed", () => {
+    expect(connectOptions({ servers: "ws://h:1", auth: { nkeySeed: ` ${SEED}\n` } }, lib)).toMatchObject({ authenticator: "nkey-auth" });
+    expect(seen.nkey).toBe(SEED);
+    expect(connectOptions({ servers: "ws://h:1", auth: { creds: CREDS } }, lib)).toMatchObject({ authenticator: "creds-auth" });
+    expect(seen.creds).toBe(CREDS.trim());
+  });
+
+  it.each([
+    [{ nkeySeed: "UAQWR5WZ325STDWLPDMGQERT5GYBFTKQKH6ICP6CX5LJOFDFZKP5WAOV" }, /not a user seed/],
+    [{ nkeySeed: "SUshort" }, /not a user seed/],
+    [{ creds: "just some text" }, /not a \.creds file/],
+  ])("refuses bad secrets before connecting, without repeating them: %j", (auth, reason) => {
+    expect(authProblem(auth)).toMatch(reason);
+    expect(() => connectOptions({ servers: "ws://h:1", auth }, lib)).toThrow(NatsConnectError);
+    const message = (() => {
+      try {
+        connectOptions({ servers: "ws://h:1", auth }, lib);
+        return "";
+      } catch (err) {
+        return (err as Error).message;
+      }
+    })();
+    for (const secret of Object.values(auth)) expect(message).not.toContain(secret);
   });
 
   it("describes a connect failure with the whole cause chain", () => {

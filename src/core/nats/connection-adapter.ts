@@ -2,6 +2,7 @@ import type { MsgHdrs, Msg, NatsConnection, Status } from "@nats-io/nats-core";
 import {
   NatsConnectError,
   NatsRequestError,
+  type NatsAuth,
   type NatsConnectOptions,
   type NatsHeaders,
   type NatsMessage,
@@ -13,7 +14,8 @@ import {
 /** The parts of a nats-core module the adapter needs; both runtimes' packages provide them. */
 export interface NatsLibrary {
   headers(): MsgHdrs;
-  usernamePasswordAuthenticator?: unknown;
+  nkeyAuthenticator(seed: Uint8Array): unknown;
+  credsAuthenticator(creds: Uint8Array): unknown;
 }
 
 export function toHeaderRecord(h: MsgHdrs | undefined): NatsHeaders | undefined {
@@ -77,14 +79,33 @@ function toStatusEvent(s: Status): NatsStatusEvent | null {
   }
 }
 
-export function connectOptions(options: NatsConnectOptions): Record<string, unknown> {
+/** An NKey user seed: "SU" then base32 (RFC 4648 alphabet), 58 characters in all. */
+const USER_SEED = /^SU[A-Z2-7]{56}$/;
+
+/** What is wrong with the secrets, in words that never repeat them; null when they can be tried. */
+export function authProblem(auth: NatsAuth | undefined): string | null {
+  if (auth?.nkeySeed !== undefined && !USER_SEED.test(auth.nkeySeed.trim())) {
+    return "the NKey seed is not a user seed: it starts with SU and has 58 characters (the public key, starting with U, is not enough)";
+  }
+  if (auth?.creds !== undefined && !/-----BEGIN NATS USER JWT-----/.test(auth.creds)) {
+    return "the credentials are not a .creds file: it holds a NATS USER JWT block and an NKEY SEED block";
+  }
+  return null;
+}
+
+export function connectOptions(options: NatsConnectOptions, lib: NatsLibrary): Record<string, unknown> {
   const auth = options.auth ?? {};
+  const problem = authProblem(auth);
+  if (problem) throw new NatsConnectError(`could not connect to ${options.servers}: ${problem}`);
+  const encode = (text: string) => new TextEncoder().encode(text.trim());
   return {
     servers: options.servers,
     name: options.name ?? "patchbay",
     timeout: options.timeoutMs ?? 5000,
     ...(auth.user ? { user: auth.user, pass: auth.pass ?? "" } : {}),
     ...(auth.token ? { token: auth.token } : {}),
+    ...(auth.nkeySeed ? { authenticator: lib.nkeyAuthenticator(encode(auth.nkeySeed)) } : {}),
+    ...(auth.creds ? { authenticator: lib.credsAuthenticator(encode(auth.creds)) } : {}),
   };
 }
 

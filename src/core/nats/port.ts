@@ -20,6 +20,10 @@ export interface NatsAuth {
   readonly user?: string;
   readonly pass?: string;
   readonly token?: string;
+  /** An NKey user seed (`SU…`): the server sends a nonce and the seed signs it; it never leaves. */
+  readonly nkeySeed?: string;
+  /** The text of a `.creds` file (user JWT plus NKey seed), as `nsc` writes it. */
+  readonly creds?: string;
 }
 
 export interface NatsConnectOptions {

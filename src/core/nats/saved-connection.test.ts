@@ -16,6 +16,12 @@ describe("saved NATS connections", () => {
     expect(parseSavedConnection(JSON.parse(JSON.stringify(saved)))).toEqual({ ok: true, connection: saved });
   });
 
+  it.each(["nkey", "creds"] as const)("saves the %s mode but never a secret", (mode) => {
+    const saved = toSavedConnection("ws://h:1", mode, "someone");
+    expect(saved).toEqual({ protocol: "nats", servers: "ws://h:1", auth: { mode } });
+    expect(parseSavedConnection(JSON.parse(JSON.stringify(saved)))).toEqual({ ok: true, connection: saved });
+  });
+
   it.each([
     [null, /not an object/],
     [[], /not an object/],

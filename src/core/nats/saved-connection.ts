@@ -1,9 +1,9 @@
 import { isJsonObject } from "../json/json-object.ts";
-import type { AuthMode } from "./connection-form.ts";
+import { AUTH_MODES, type AuthMode } from "./connection-form.ts";
 
 /**
  * A NATS connection as saved in the workspace's "connections" documents. Secrets (passwords,
- * tokens) are never saved: the user types them again after loading.
+ * tokens, NKey seeds, creds files) are never saved: the user gives them again after loading.
  */
 export interface SavedNatsConnection {
   readonly protocol: "nats";
@@ -15,7 +15,6 @@ export type SavedConnectionResult =
   | { readonly ok: true; readonly connection: SavedNatsConnection }
   | { readonly ok: false; readonly error: string };
 
-const MODES: readonly AuthMode[] = ["none", "userpass", "token"];
 
 export function toSavedConnection(servers: string, mode: AuthMode, user: string): SavedNatsConnection {
   return { protocol: "nats", servers: servers.trim(), auth: mode === "userpass" ? { mode, user } : { mode } };
@@ -29,7 +28,7 @@ export function parseSavedConnection(data: unknown): SavedConnectionResult {
   if (typeof servers !== "string" || servers === "") return { ok: false, error: "servers must be a non-empty string" };
   if (!isJsonObject(auth)) return { ok: false, error: "auth must be an object" };
   const { mode, user } = auth;
-  if (!MODES.includes(mode as AuthMode)) return { ok: false, error: `unknown auth mode ${JSON.stringify(mode)}` };
+  if (!AUTH_MODES.includes(mode as AuthMode)) return { ok: false, error: `unknown auth mode ${JSON.stringify(mode)}` };
   if (user !== undefined && typeof user !== "string") return { ok: false, error: "auth.user must be a string" };
   return { ok: true, connection: toSavedConnection(servers, mode as AuthMode, user ?? "") };
 }

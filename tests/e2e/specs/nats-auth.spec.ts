@@ -1,3 +1,4 @@
+import { createUser } from "@nats-io/nkeys";
 import { startNatsServer, type ManagedNats } from "../../../server/nats/managed-nats.ts";
 import { tcpConnector } from "../../../src/core/nats/node/tcp-connector.ts";
 import type { NatsPort } from "../../../src/core/nats/port.ts";
@@ -8,10 +9,11 @@ import { NatsPage } from "../pages/nats-page.ts";
 test.describe("NATS authentication and timeouts from the browser", () => {
   let server: ManagedNats;
   let responder: NatsPort;
+  const nkeyUser = createUser();
 
   test.beforeAll(async () => {
     const started = await startNatsServer({
-      extraConfig: `authorization { users: [ { user: "console", password: "s3cret" }, { user: "agent", password: "agentpw" } ] }`,
+      extraConfig: `authorization { users: [ { user: "console", password: "s3cret" }, { user: "agent", password: "agentpw" }, { nkey: "${nkeyUser.getPublicKey()}" } ] }`,
     });
     if (!started.ok) throw new Error(started.message);
     server = started.server;
@@ -47,6 +49,33 @@ test.describe("NATS authentication and timeouts from the browser", () => {
     await nats.send.click();
     await expect(nats.replyTitle).toHaveText("Reply");
     await expect(nats.replyBody).toContainText('"n": 1');
+  });
+
+  test("an NKey seed signs the server's challenge; a request is answered", async ({ page, app }) => {
+    const nats = new NatsPage(page);
+    await nats.open(app.url);
+    await nats.serverUrl.fill(server.wsUrl);
+    await nats.connection.getByLabel("Authentication").selectOption("nkey");
+    await nats.connection.getByLabel(/NKey user seed/).fill(new TextDecoder().decode(nkeyUser.getSeed()));
+    await nats.connectButton.click();
+    await expect(nats.state).toHaveText("connected");
+    await nats.subject.fill("auth.echo");
+    await nats.payload.waitReady();
+    await nats.payload.replaceText('{"n": 2}');
+    await nats.send.click();
+    await expect(nats.replyBody).toContainText('"n": 2');
+  });
+
+  test("a public key in place of the seed is refused before connecting, without echoing it", async ({ page, app }) => {
+    const nats = new NatsPage(page);
+    await nats.open(app.url);
+    await nats.serverUrl.fill(server.wsUrl);
+    await nats.connection.getByLabel("Authentication").selectOption("nkey");
+    await nats.connection.getByLabel(/NKey user seed/).fill(nkeyUser.getPublicKey());
+    await nats.connectButton.click();
+    await expect(nats.state).toHaveText("failed");
+    await expect(nats.connection.getByRole("alert")).toContainText("not a user seed");
+    await expect(nats.connection.getByRole("alert")).not.toContainText(nkeyUser.getPublicKey());
   });
 
   test("a wrong password fails with an authorization error and offers a retry", async ({ page, app }) => {

@@ -9,8 +9,9 @@ export function wsConnector(): NatsConnector {
   return {
     async connect(options) {
       const lib = await import("@nats-io/nats-core");
+      const settings = connectOptions(options, lib);
       try {
-        const nc = await lib.wsconnect(connectOptions(options));
+        const nc = await lib.wsconnect(settings);
         return adaptConnection(nc, lib);
       } catch (err) {
         throw describeConnectError(err, options.servers);

@@ -6,8 +6,9 @@ export function tcpConnector(): NatsConnector {
   return {
     async connect(options) {
       const lib = await import("@nats-io/transport-node");
+      const settings = connectOptions(options, lib);
       try {
-        const nc = await lib.connect(connectOptions(options));
+        const nc = await lib.connect(settings);
         return adaptConnection(nc, lib);
       } catch (err) {
         throw describeConnectError(err, options.servers);

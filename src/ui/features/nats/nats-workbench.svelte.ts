@@ -2,7 +2,7 @@ import type { BackendClient } from "../../../core/backend/backend-client.ts";
 import { parseJsonText } from "../../../core/json/index.ts";
 import { rowsToHeaders, type HeaderRow } from "../../../core/nats/headers.ts";
 import type { AuthMode } from "../../../core/nats/connection-form.ts";
-import type { NatsRequestOutcome, NatsSession } from "../../../core/nats/index.ts";
+import type { NatsAuth, NatsRequestOutcome, NatsSession } from "../../../core/nats/index.ts";
 
 export type PayloadMode = "json" | "text";
 
@@ -15,6 +15,8 @@ export class NatsWorkbenchState {
   user = $state("");
   pass = $state("");
   token = $state("");
+  nkeySeed = $state("");
+  creds = $state("");
 
   subject = $state("");
   headerRows = $state<HeaderRow[]>([{ name: "", value: "" }]);
@@ -51,13 +53,28 @@ export class NatsWorkbenchState {
       return;
     }
     this.connectError = null;
-    const auth =
-      this.authMode === "userpass"
-        ? { user: this.user, pass: this.pass }
-        : this.authMode === "token"
-          ? { token: this.token }
-          : undefined;
+    const auth = this.#auth();
     await this.#session.connect({ servers, name: "patchbay-console", ...(auth ? { auth } : {}) });
+  }
+
+  #auth(): NatsAuth | undefined {
+    switch (this.authMode) {
+      case "userpass":
+        return { user: this.user, pass: this.pass };
+      case "token":
+        return { token: this.token };
+      case "nkey":
+        return { nkeySeed: this.nkeySeed };
+      case "creds":
+        return { creds: this.creds };
+      default:
+        return undefined;
+    }
+  }
+
+  /** Reads a dropped or picked `.creds` file; its text stays in memory only. */
+  async loadCreds(file: File): Promise<void> {
+    this.creds = await file.text();
   }
 
   disconnect(): Promise<void> {
