@@ -8,3 +8,5 @@ export {
   systemClock,
 } from "./defaults.ts";
 export type { LogSink } from "./defaults.ts";
+export { ManualScheduler, systemScheduler } from "./scheduler.ts";
+export type { Scheduler } from "./scheduler.ts";
