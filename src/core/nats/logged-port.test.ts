@@ -30,7 +30,7 @@ describe("loggedPort", () => {
     port.subscribe("_INBOX.x", (m) => seen.push(new TextDecoder().decode(m.data)));
     port.publish("choria.fisk-ai.tool.a", bytes("{req}"), { reply: "_INBOX.x", headers: { A: ["1"] } });
     raw.deliver("_INBOX.x", { subject: "_INBOX.x", data: bytes("{ack}"), headers: { "Fisk-AI-Stream-Final": ["true"] } });
-    const entries = log.snapshot.entries;
+    const entries = log.entries();
     expect(entries.map((e) => [e.direction, e.target, new TextDecoder().decode(e.bytes), e.correlationId])).toEqual([
       ["out", "choria.fisk-ai.tool.a", "{req}", "_INBOX.x"],
       ["in", "_INBOX.x", "{ack}", "_INBOX.x"],
@@ -45,7 +45,7 @@ describe("loggedPort", () => {
     const log = new WireLog(clock, 100);
     const port = loggedPort(fakePort(), log, clock, sequentialIds("c"));
     await port.request("choria.fisk-ai.discovery.a", bytes("{d}"), { timeoutMs: 1000 });
-    const entries = log.snapshot.entries;
+    const entries = log.entries();
     expect(entries.map((e) => [e.direction, e.correlationId])).toEqual([
       ["out", "c-1"],
       ["in", "c-1"],
