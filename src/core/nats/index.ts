@@ -15,3 +15,6 @@ export type {
   NatsPort,
   NatsStatusEvent,
 } from "./port.ts";
+export { parseNatsContext } from "./nats-context.ts";
+export type { NatsContextImport, NatsContextResult } from "./nats-context.ts";
+export { loggedPort } from "./logged-port.ts";
