@@ -175,4 +175,17 @@ describe("readReplySet", () => {
     }, { onEntry: (e) => seen.push(e.disposition) }).result;
     expect(seen).toEqual(["ack", "terminal"]);
   });
+
+  it("keeps reading past the idle time while holdIdle says a question is held, then gives up when it stops", async () => {
+    let holding = true;
+    const { scheduler, result } = setup((deliver) => deliver(msg(fisk("ack", 1, { accepted: true }))), { holdIdle: () => holding });
+    let ended = false;
+    void result.then(() => (ended = true));
+    scheduler.advance(90_000);
+    await Promise.resolve();
+    expect(ended).toBe(false);
+    holding = false;
+    scheduler.advance(30_000);
+    expect((await result).end).toEqual({ kind: "idle-timeout", idleMs: 30_000 });
+  });
 });

@@ -67,6 +67,11 @@ export interface ReplySetRequest {
   readonly signal?: AbortSignal;
   /** Called for each message as it arrives, for a live timeline. */
   readonly onEntry?: (entry: ReplySetEntry) => void;
+  /**
+   * Asked when the idle time runs out: true keeps reading for another `idleMs`. A task holding a
+   * question sends nothing on its reply set; the acks to the caller's waitings show it is alive.
+   */
+  readonly holdIdle?: () => boolean;
 }
 
 export interface ReplySetDeps {
@@ -77,7 +82,8 @@ export interface ReplySetDeps {
 
 const decoder = new TextDecoder("utf-8", { fatal: true });
 
-function header(message: NatsMessage, name: string): string | undefined {
+/** A header's first value, its name matched without regard to case. */
+export function headerValue(message: NatsMessage, name: string): string | undefined {
   const lower = name.toLowerCase();
   for (const [key, values] of Object.entries(message.headers ?? {})) if (key.toLowerCase() === lower) return values[0];
   return undefined;
@@ -123,7 +129,7 @@ export function readReplySet(deps: ReplySetDeps, req: ReplySetRequest): Promise<
     };
     const arm = (): void => {
       cancelTimer();
-      cancelTimer = scheduler.after(req.idleMs, () => finish({ kind: "idle-timeout", idleMs: req.idleMs }));
+      cancelTimer = scheduler.after(req.idleMs, () => (req.holdIdle?.() ? arm() : finish({ kind: "idle-timeout", idleMs: req.idleMs })));
     };
     const onAbort = (): void => finish({ kind: "cancelled" });
     const keep = (entry: ReplySetEntry): void => {
@@ -134,14 +140,14 @@ export function readReplySet(deps: ReplySetDeps, req: ReplySetRequest): Promise<
     function receive(message: NatsMessage): void {
       if (done) return;
       const at = clock.now() - started;
-      const final = header(message, FINAL_HEADER) !== undefined && header(message, FINAL_HEADER) !== "";
+      const final = headerValue(message, FINAL_HEADER) !== undefined && headerValue(message, FINAL_HEADER) !== "";
       if (message.status?.code === 503) {
         keep({ at, message, disposition: "no-responders", final, note: "no responders: nothing serves this subject" });
         return finish({ kind: "no-responders" });
       }
-      const code = header(message, SERVICE_ERROR_CODE);
+      const code = headerValue(message, SERVICE_ERROR_CODE);
       if (code !== undefined) {
-        const description = header(message, SERVICE_ERROR) ?? "";
+        const description = headerValue(message, SERVICE_ERROR) ?? "";
         keep({ at, message, disposition: "refusal", final, note: `${code}: ${description}` });
         return finish({ kind: "refused", code, description });
       }
