@@ -7,7 +7,7 @@
 import { readdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { runnerImport } from "vite";
+import { createServer, createServerModuleRunner } from "vite";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const [name, ...args] = process.argv.slice(2);
@@ -16,5 +16,13 @@ if (!name || !available.includes(name)) {
   process.stderr.write(`usage: node bench/run.mjs <${available.join("|")}> [args...]\n`);
   process.exit(2);
 }
-const { module } = await runnerImport(join(here, `${name}.bench.ts`), { configFile: false, logLevel: "error" });
-process.exitCode = await module.run(args);
+// The runner stays open for the whole run: benchmarks import modules lazily (NATS transports do).
+const server = await createServer({ configFile: false, logLevel: "error", appType: "custom", server: { middlewareMode: true, hmr: false, ws: false } });
+const runner = createServerModuleRunner(server.environments.ssr, { hmr: false });
+try {
+  const module = await runner.import(join(here, `${name}.bench.ts`));
+  process.exitCode = await module.run(args);
+} finally {
+  await runner.close();
+  await server.close();
+}

@@ -1,4 +1,5 @@
 import { mount } from "svelte";
+import { redactFrameTokens } from "./core/a2a-nats/client/redact.ts";
 import { BackendClient } from "./core/backend/backend-client.ts";
 import { backendDocuments } from "./core/backend/backend-documents.ts";
 import { NatsSession } from "./core/nats/index.ts";
@@ -12,7 +13,8 @@ const backend = new BackendClient({
   token: readLaunchToken(document, new URL(location.href), sessionStorage),
 });
 const env = createBrowserEnv(backendDocuments(backend));
-const wireLog = new WireLog(env.clock);
+// fisk-ai conversation tokens are credentials: they never reach the log, its views or its exports.
+const wireLog = new WireLog(env.clock, undefined, { redact: redactFrameTokens });
 const nats = new NatsSession({ connector: env.nats!, clock: env.clock, ids: env.ids, wireLog, logger: env.logger });
 
 mount(App, {

@@ -38,9 +38,16 @@ export class WireLog extends SnapshotStore<WireLogSnapshot> {
   // Entries per status, kept as frames enter and leave the ring so listing them needs no rescan.
   readonly #statusCounts = new Map<number, number>();
 
-  constructor(clock: Clock, capacity = DEFAULT_WIRE_CAPACITY) {
+  readonly #redact: ((frame: WireFrameInput) => WireFrameInput) | undefined;
+
+  /**
+   * `redact` sees every frame before it is stored and may replace secrets a protocol forbids
+   * logging (fisk-ai's conversation_token); everything else is kept verbatim.
+   */
+  constructor(clock: Clock, capacity = DEFAULT_WIRE_CAPACITY, options: { readonly redact?: (frame: WireFrameInput) => WireFrameInput } = {}) {
     super({ entries: [], size: 0, capacity: checkCapacity(capacity), dropped: 0, total: 0, statuses: [] });
     this.#clock = clock;
+    this.#redact = options.redact;
     this.#ring = new Array<WireEntry | undefined>(checkCapacity(capacity));
   }
 
@@ -58,8 +65,9 @@ export class WireLog extends SnapshotStore<WireLogSnapshot> {
     return this.#count;
   }
 
-  /** Record one frame verbatim and return the stored entry. */
-  record(frame: WireFrameInput): WireEntry {
+  /** Record one frame verbatim (secrets aside, see the constructor) and return the stored entry. */
+  record(input: WireFrameInput): WireEntry {
+    const frame = this.#redact ? this.#redact(input) : input;
     const entry: WireEntry = {
       ...frame,
       seq: ++this.#seq,

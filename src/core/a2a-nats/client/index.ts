@@ -25,6 +25,6 @@ export type {
 } from "./task-types.ts";
 export { correlationOf, DEFAULT_TAP_SUBJECTS, startTap } from "./tap.ts";
 export type { Tap, TapFrame } from "./tap.ts";
-export { REDACTED, redactConversationTokens, redactToken } from "./redact.ts";
+export { REDACTED, redactConversationTokens, redactFrameTokens, redactToken } from "./redact.ts";
 export { DEFAULT_IDLE_MS, FINAL_HEADER, headerValue, MIN_IDLE_MS, readReplySet, SERVICE_ERROR, SERVICE_ERROR_CODE } from "./reply-set.ts";
 export type { EntryDisposition, ReplySetDeps, ReplySetEnd, ReplySetEntry, ReplySetRequest, ReplySetResult } from "./reply-set.ts";
