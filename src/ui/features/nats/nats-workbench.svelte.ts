@@ -1,10 +1,14 @@
+import type { RawExchange, RawInput, ReplySetEntry } from "../../../core/a2a-nats/client/index.ts";
 import type { BackendClient } from "../../../core/backend/backend-client.ts";
 import { parseJsonText } from "../../../core/json/index.ts";
 import { rowsToHeaders, type HeaderRow } from "../../../core/nats/headers.ts";
 import type { AuthMode } from "../../../core/nats/connection-form.ts";
-import type { NatsAuth, NatsRequestOutcome, NatsSession } from "../../../core/nats/index.ts";
+import { subjectProblem, type NatsAuth, type NatsRequestOutcome, type NatsSession } from "../../../core/nats/index.ts";
 
 export type PayloadMode = "json" | "text";
+
+/** Sends and reads every reply until silence or a final header (the fisk-ai client's raw mode). */
+export type RawSender = (input: RawInput) => Promise<RawExchange>;
 
 const encoder = new TextEncoder();
 
@@ -28,11 +32,18 @@ export class NatsWorkbenchState {
   connectError = $state<string | null>(null);
   formError = $state<string | null>(null);
   outcome = $state.raw<NatsRequestOutcome | null>(null);
+  /** Read every reply, not just the first: the timeout becomes the silence that ends the read. */
+  readAll = $state(false);
+  exchange = $state.raw<RawExchange | null>(null);
+  /** Replies of the running raw exchange, as they arrive. */
+  liveEntries = $state.raw<readonly ReplySetEntry[]>([]);
 
   readonly #session: NatsSession;
+  readonly #raw: RawSender | undefined;
 
-  constructor(session: NatsSession) {
+  constructor(session: NatsSession, raw?: RawSender) {
     this.#session = session;
+    this.#raw = raw;
   }
 
   /** Prefill the server URL from the backend's managed NATS, unless the user typed one. */
@@ -115,6 +126,7 @@ export class NatsWorkbenchState {
       return;
     }
     this.formError = null;
+    if (this.readAll) return this.#sendRaw(headers.headers);
     this.sending = true;
     try {
       this.outcome = await this.#session.request({
@@ -123,6 +135,31 @@ export class NatsWorkbenchState {
         timeoutMs: this.timeoutMs,
         ...(headers.headers ? { headers: headers.headers } : {}),
       });
+    } finally {
+      this.sending = false;
+    }
+  }
+
+  async #sendRaw(headers: Record<string, string[]> | undefined): Promise<void> {
+    const subject = this.subject.trim();
+    const problem = this.#raw ? subjectProblem(subject) : "reading every reply is not available here";
+    if (problem) {
+      this.formError = problem;
+      return;
+    }
+    this.sending = true;
+    this.exchange = null;
+    this.liveEntries = [];
+    try {
+      this.exchange = await this.#raw!({
+        subject,
+        body: encoder.encode(this.payload),
+        idleMs: this.timeoutMs,
+        onEntry: (e) => (this.liveEntries = [...this.liveEntries, e]),
+        ...(headers ? { headers } : {}),
+      });
+    } catch (err) {
+      this.formError = `sending failed: ${(err as Error).message}`;
     } finally {
       this.sending = false;
     }

@@ -1,0 +1,126 @@
+import type { AgentListing, DiscoveryResult } from "../../../core/a2a-nats/client/index.ts";
+import type { AgentCard } from "../../../core/a2a-nats/codec/index.ts";
+import { NAME_RE } from "../../../core/packs/fisk-ai/protocol.ts";
+import type { Verdict } from "../../../core/validation/types.ts";
+import { compareCards, type CompareRow } from "./card-view.ts";
+import { NOT_CONNECTED, type FiskSource } from "./fisk-api.ts";
+
+/** One discovered agent: the exchange as it happened and the engine's verdict on the reply. */
+export interface AgentEntry {
+  readonly identity: string;
+  readonly result: DiscoveryResult;
+  readonly verdict: Verdict | null;
+  /** Set while the worker checks the reply, or when it could not. */
+  readonly validation: "pending" | "done" | { readonly failed: string };
+}
+
+export function cardOf(entry: AgentEntry | undefined): AgentCard | null {
+  return entry?.result.outcome.kind === "card" ? entry.result.outcome.card : null;
+}
+
+export function identityProblem(identity: string): string | null {
+  if (identity === "") return "type an agent identity to discover";
+  return NAME_RE.test(identity) ? null : `agent identity ${JSON.stringify(identity)} is not valid: use letters, digits, '-' and '_' only`;
+}
+
+/** The Agents panel: live listing, discovery by name, the selected card, and a comparison. */
+export class AgentsState {
+  listing = $state.raw<AgentListing | null>(null);
+  finding = $state(false);
+  findError = $state<string | null>(null);
+
+  discoverName = $state("");
+  discoverError = $state<string | null>(null);
+  pending = $state.raw<readonly string[]>([]);
+  agents = $state.raw<readonly AgentEntry[]>([]);
+  selected = $state<string | null>(null);
+
+  compareLeft = $state("");
+  compareRight = $state("");
+
+  readonly selectedEntry = $derived(this.agents.find((a) => a.identity === this.selected));
+  /** Identities whose discovery returned a card. */
+  readonly withCards = $derived(this.agents.filter((a) => cardOf(a) !== null).map((a) => a.identity));
+  /** The two cards being compared, when two different agents with cards are chosen. */
+  readonly comparedCards: { left: AgentCard; right: AgentCard } | null = $derived.by(() => {
+    const left = cardOf(this.agents.find((a) => a.identity === this.compareLeft));
+    const right = cardOf(this.agents.find((a) => a.identity === this.compareRight));
+    return left && right && this.compareLeft !== this.compareRight ? { left, right } : null;
+  });
+  readonly comparison: CompareRow[] | null = $derived(this.comparedCards ? compareCards(this.comparedCards.left, this.comparedCards.right) : null);
+
+  readonly #source: FiskSource;
+
+  constructor(source: FiskSource) {
+    this.#source = source;
+  }
+
+  async find(): Promise<void> {
+    const client = this.#source.client();
+    if (!client) {
+      this.findError = NOT_CONNECTED;
+      return;
+    }
+    this.finding = true;
+    this.findError = null;
+    try {
+      this.listing = await client.listAgents();
+    } catch (err) {
+      this.findError = `Listing agents failed: ${(err as Error).message}`;
+    } finally {
+      this.finding = false;
+    }
+  }
+
+  /** Discovers `identity` (or the typed name); the entry replaces any earlier one for it. */
+  async discover(identity = this.discoverName.trim()): Promise<void> {
+    const problem = identityProblem(identity);
+    const client = this.#source.client();
+    this.discoverError = problem ?? (client ? null : NOT_CONNECTED);
+    if (problem || !client || this.pending.includes(identity)) return;
+    this.pending = [...this.pending, identity];
+    try {
+      const result = await client.discover(identity);
+      const given = "verdict" in result.outcome ? result.outcome.verdict : undefined;
+      const needsCheck = !given && result.replyText !== undefined;
+      this.#put({ identity, result, verdict: given ?? null, validation: needsCheck ? "pending" : "done" });
+      this.selected = identity;
+      if (needsCheck) await this.#validate(identity, result);
+    } catch (err) {
+      this.discoverError = `Discovering ${identity} failed: ${(err as Error).message}`;
+    } finally {
+      this.pending = this.pending.filter((p) => p !== identity);
+    }
+  }
+
+  async #validate(identity: string, result: DiscoveryResult): Promise<void> {
+    let verdict: Verdict | null = null;
+    let validation: AgentEntry["validation"] = "done";
+    try {
+      verdict = await this.#source.validate(result.replyText ?? "");
+    } catch (err) {
+      validation = { failed: (err as Error).message };
+    }
+    // A newer discovery of the same agent may have landed meanwhile; it keeps its own verdict.
+    const now = this.agents.find((a) => a.identity === identity);
+    if (now?.result === result) this.#put({ ...now, verdict, validation });
+  }
+
+  #put(entry: AgentEntry): void {
+    const at = this.agents.findIndex((a) => a.identity === entry.identity);
+    this.agents = at < 0 ? [...this.agents, entry] : this.agents.map((a, i) => (i === at ? entry : a));
+    if (this.compareLeft === "") this.compareLeft = entry.identity;
+    else if (this.compareRight === "" && this.compareLeft !== entry.identity) this.compareRight = entry.identity;
+  }
+
+  select(identity: string): void {
+    this.selected = identity;
+  }
+
+  forget(identity: string): void {
+    this.agents = this.agents.filter((a) => a.identity !== identity);
+    if (this.selected === identity) this.selected = this.agents[0]?.identity ?? null;
+    if (this.compareLeft === identity) this.compareLeft = "";
+    if (this.compareRight === identity) this.compareRight = "";
+  }
+}

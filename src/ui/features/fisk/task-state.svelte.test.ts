@@ -1,0 +1,135 @@
+import { describe, expect, it } from "vitest";
+import type { ElicitRequest } from "../../../core/a2a-nats/codec/index.ts";
+import { NOT_CONNECTED } from "./fisk-api.ts";
+import { TaskState } from "./task-state.svelte.ts";
+import { entry, FakeClient, type FakeHandle, fakeSource } from "./test-fakes.ts";
+
+const QUESTION = {
+  protocol: "io.choria.fisk-ai.v1.elicit.request.confirm",
+  request: "req1",
+  conversation: "c1",
+  question_id: "q1",
+  tool_use_id: "toolu_1",
+  question: "Delete?",
+} as unknown as ElicitRequest;
+
+const DONE = { end: { kind: "terminal" as const, entry: entry("result", { stop_reason: "end_turn" }, "terminal") }, terminal: { stop_reason: "end_turn" } as never, conversationTokenSeen: true, gaps: 0 };
+
+function setup() {
+  const client = new FakeClient();
+  const source = fakeSource(client);
+  const tasks = new TaskState(source);
+  tasks.identity = "alpha";
+  tasks.prompt = "list the streams";
+  return { client, source, tasks, handle: client.handle };
+}
+
+describe("TaskState", () => {
+  it("composes request.prompt with only the fields set", () => {
+    const { client, tasks } = setup();
+    tasks.context = "ctx";
+    tasks.stream = false;
+    tasks.replay = "2";
+    tasks.maxTokens = "4096";
+    tasks.start();
+    expect(client.calls[0]).toEqual([
+      "startTask",
+      "alpha",
+      { kind: "prompt", prompt: "list the streams", context: "ctx", stream: false, replay: 2, budget: { max_tokens: 4096 } },
+      120_000,
+    ]);
+    expect(tasks.running).toBe(true);
+    expect(tasks.request).toBe("req1");
+  });
+
+  it("names what is missing or wrong before sending", () => {
+    const { client, source, tasks } = setup();
+    tasks.maxIterations = "1.5";
+    tasks.start();
+    expect(tasks.error).toBe("max iterations must be a whole number above 0");
+    tasks.maxIterations = "";
+    tasks.mode = "read";
+    tasks.start();
+    expect(tasks.error).toBe("paste the conversation token of the conversation to continue");
+    tasks.identity = "bad id";
+    tasks.start();
+    expect(tasks.error).toMatch(/^agent identity "bad id" is not valid/);
+    tasks.identity = "alpha";
+    tasks.mode = "prompt";
+    source.connected = false;
+    tasks.start();
+    expect(tasks.error).toBe(NOT_CONNECTED);
+    expect(client.calls).toEqual([]);
+  });
+
+  it("resume and read carry the pasted token to the client and nowhere else", () => {
+    const { client, tasks } = setup();
+    tasks.mode = "resume";
+    tasks.tokenInput = " tok-9 ";
+    tasks.start();
+    expect(client.calls[0]?.[2]).toEqual({ kind: "resume", conversation_token: "tok-9", prompt: "list the streams" });
+  });
+
+  it("follows the stream, answers a question, and ends with the result", async () => {
+    const { tasks, handle } = setup();
+    tasks.start();
+    handle.emit({ type: "entry", entry: entry("ack", { sequence: 1, accepted: true, conversation_token: "SECRET" }, "ack") });
+    handle.emit({ type: "entry", entry: entry("event.text", { sequence: 2, block: { text: "hi" } }, "event") });
+    handle.emit({ type: "question", question: QUESTION });
+    expect(tasks.items.map((i) => i.kind)).toEqual(["ack", "text"]);
+    expect(tasks.questions).toHaveLength(1);
+    await tasks.answer(QUESTION, { kind: "confirm", confirmed: false });
+    expect(handle.calls).toEqual(['answer q1 {"kind":"confirm","confirmed":false}']);
+    expect(tasks.notice).toBe("Answer delivered.");
+    handle.emit({ type: "question-closed", questionId: "q1", how: "answered" });
+    expect(tasks.questions).toEqual([]);
+    expect(tasks.closed).toEqual({ q1: "answered" });
+    handle.end(DONE);
+    await Promise.resolve();
+    expect(tasks.running).toBe(false);
+    expect(tasks.endText).toBe("finished: end_turn");
+    expect(tasks.redact('{"t":"SECRET"}')).toBe('{"t":"•••"}');
+  });
+
+  it("dismisses with no_operator, and keeps an undelivered answer to send later as request.answer", async () => {
+    const { tasks, handle } = setup();
+    tasks.start();
+    handle.openQuestions.push(QUESTION);
+    await tasks.answer(QUESTION, { kind: "no_operator" });
+    expect(handle.calls).toEqual(["dismiss q1"]);
+    handle.answerOutcome = { kind: "kept", reason: "the run ended" };
+    await tasks.answer(QUESTION, { kind: "confirm", confirmed: true });
+    expect(tasks.notice).toMatch(/could not be delivered \(the run ended\)/);
+    expect(tasks.unsent).toHaveLength(1);
+    tasks.sendLater(tasks.unsent[0]!);
+    expect(tasks.error).toBe("wait for the running task to end before sending a kept answer");
+    handle.end(DONE);
+    await Promise.resolve();
+    tasks.sendLater(tasks.unsent[0]!);
+    expect(handle.calls.at(-1)).toBe("sendUnsent 0");
+    expect(tasks.unsent).toEqual([]);
+    expect(tasks.running).toBe(true);
+    expect(tasks.entries).toEqual([]);
+  });
+
+  it("reports each cancel outcome, and follows up on the kept conversation", async () => {
+    const { tasks, handle } = setup();
+    tasks.start();
+    await tasks.cancel();
+    expect(handle.calls[0]).toBe("cancel cancelled from the Patchbay console");
+    expect(tasks.notice).toMatch(/^Cancel accepted/);
+    handle.cancelOutcome = { kind: "refused", code: "400", description: "bad cancel" };
+    await tasks.cancel();
+    expect(tasks.error).toBe("Cancel refused (400): bad cancel");
+    handle.end(DONE);
+    await Promise.resolve();
+    tasks.prompt = "and now?";
+    tasks.followUp();
+    expect(handle.calls.at(-1)).toBe("followUp and now?");
+    expect(tasks.running).toBe(true);
+    const next = handle.next as FakeHandle;
+    next.emit({ type: "entry", entry: entry("ack", { sequence: 1 }, "ack") });
+    handle.emit({ type: "entry", entry: entry("event.text", { block: { text: "stale" } }, "event") });
+    expect(tasks.items.map((i) => i.kind)).toEqual(["ack"]);
+  });
+});

@@ -1,0 +1,31 @@
+import type { TaskResult } from "../../../core/a2a-nats/client/index.ts";
+import { formatCount } from "../../lib/format.ts";
+
+/** How a task ended, in plain words. */
+export function describeTaskEnd(result: TaskResult): string {
+  const t = result.terminal as Record<string, unknown> | undefined;
+  const end = result.end;
+  switch (end.kind) {
+    case "terminal":
+    case "final-without-terminal": {
+      if (!t) return "the reply set ended without a result";
+      if (typeof t.error === "string") {
+        const code = typeof t.code === "string" ? ` (code ${t.code})` : "";
+        return `ended with an error${code}: ${t.error}`;
+      }
+      return `finished: ${typeof t.stop_reason === "string" ? t.stop_reason : "no stop reason"}`;
+    }
+    case "refused":
+      return `refused (${end.code}): ${end.description}`;
+    case "no-responders":
+      return "no such agent: nothing serves its task subject (503)";
+    case "idle-timeout":
+      return `gave up after ${formatCount(Math.round(end.idleMs / 1000))} s without a message`;
+    case "protocol-error":
+      return `protocol error: ${end.message}`;
+    case "cancelled":
+      return "stopped reading (cancelled here)";
+    case "send-failed":
+      return `could not send: ${end.message}`;
+  }
+}
