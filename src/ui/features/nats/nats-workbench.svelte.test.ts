@@ -54,3 +54,38 @@ describe("NatsWorkbenchState raw mode", () => {
     expect(failing.formError).toBe("sending failed: port closed");
   });
 });
+
+describe("NatsWorkbenchState context import", () => {
+  const file = (name: string, body: unknown) => new File([typeof body === "string" ? body : JSON.stringify(body)], name);
+
+  it("fills the form from a nats CLI context and lists what it could not use", async () => {
+    const bench = new NatsWorkbenchState(session(), () => Promise.reject(new Error("unused")));
+    await bench.importContext(file("dev.json", { description: "Dev", url: "nats://d:4222,ws://d:8080", user: "me", password: "pw", ca: "ca.pem" }));
+    expect(bench.servers).toBe("ws://d:8080");
+    expect([bench.authMode, bench.user, bench.pass]).toEqual(["userpass", "me", "pw"]);
+    expect(bench.connectError).toBeNull();
+    expect(bench.contextNotes[0]).toBe('Imported context "dev" (Dev).');
+    expect(bench.contextNotes.join(" ")).toMatch(/"ca" is not used/);
+  });
+
+  it("keeps the typed URL when the context has only a TCP URL, and asks for the creds file", async () => {
+    const bench = new NatsWorkbenchState(session(), () => Promise.reject(new Error("unused")));
+    bench.servers = "ws://typed:8080";
+    await bench.importContext(file("prod.json", { url: "nats://p:4222", creds: "/home/me/p.creds" }));
+    expect(bench.servers).toBe("ws://typed:8080");
+    expect(bench.authMode).toBe("creds");
+    expect(bench.contextNotes.join(" ")).toMatch(/not a WebSocket URL.*pick that file|pick that file/s);
+  });
+
+  it("reports a file that is not a context, naming it", async () => {
+    const bench = new NatsWorkbenchState(session(), () => Promise.reject(new Error("unused")));
+    await bench.importContext(file("broken.json", "{nope"));
+    expect(bench.connectError).toMatch(/^broken\.json: not a nats context: not JSON/);
+  });
+
+  it("reads an NKey seed file, trimmed", async () => {
+    const bench = new NatsWorkbenchState(session(), () => Promise.reject(new Error("unused")));
+    await bench.loadSeed(file("user.nk", `SU${"B".repeat(56)}\n`));
+    expect(bench.nkeySeed).toBe(`SU${"B".repeat(56)}`);
+  });
+});

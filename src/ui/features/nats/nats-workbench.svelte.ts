@@ -3,7 +3,7 @@ import type { BackendClient } from "../../../core/backend/backend-client.ts";
 import { parseJsonText } from "../../../core/json/index.ts";
 import { rowsToHeaders, type HeaderRow } from "../../../core/nats/headers.ts";
 import type { AuthMode } from "../../../core/nats/connection-form.ts";
-import { subjectProblem, type NatsAuth, type NatsRequestOutcome, type NatsSession } from "../../../core/nats/index.ts";
+import { parseNatsContext, subjectProblem, type NatsAuth, type NatsRequestOutcome, type NatsSession } from "../../../core/nats/index.ts";
 
 export type PayloadMode = "json" | "text";
 
@@ -86,6 +86,34 @@ export class NatsWorkbenchState {
   /** Reads a dropped or picked `.creds` file; its text stays in memory only. */
   async loadCreds(file: File): Promise<void> {
     this.creds = await file.text();
+  }
+
+  /** Reads an NKey seed file (the `nats` CLI's `nkey` setting points at one); kept in memory only. */
+  async loadSeed(file: File): Promise<void> {
+    this.nkeySeed = (await file.text()).trim();
+  }
+
+  /** What the last imported `nats` CLI context could not carry over. */
+  contextNotes = $state<string[]>([]);
+
+  /** Fills the form from a `nats` CLI context file (`~/.config/nats/context/<name>.json`). */
+  async importContext(file: File): Promise<void> {
+    const result = parseNatsContext(file.name.replace(/\.json$/i, ""), await file.text());
+    if (!result.ok) {
+      this.connectError = `${file.name}: ${result.error}`;
+      this.contextNotes = [];
+      return;
+    }
+    const { context } = result;
+    this.connectError = null;
+    if (context.webSocketUrl) this.servers = context.webSocketUrl;
+    this.authMode = context.auth.mode;
+    this.user = context.auth.user ?? "";
+    this.pass = context.auth.password ?? "";
+    this.token = context.auth.token ?? "";
+    this.nkeySeed = "";
+    this.creds = "";
+    this.contextNotes = [`Imported context "${context.name}"${context.description ? ` (${context.description})` : ""}.`, ...context.notes];
   }
 
   disconnect(): Promise<void> {
