@@ -38,4 +38,14 @@ export class FiskPage {
   timelineRow(disposition: string): Locator {
     return this.timeline.locator(`li[data-disposition="${disposition}"]`);
   }
+
+  /** The verdict badge on the summary line of one disposition's timeline row. */
+  timelineVerdict(disposition: string): Locator {
+    return this.timelineRow(disposition).locator("summary [data-verdict]");
+  }
+
+  /** The verdict badge of the request the tool call sent. */
+  get requestVerdict(): Locator {
+    return this.page.getByRole("group", { name: "Request sent" }).locator("summary [data-verdict]");
+  }
 }

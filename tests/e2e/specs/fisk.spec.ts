@@ -22,7 +22,7 @@ test.describe("fisk-ai agents from the browser", () => {
       tools: [
         {
           name: "stream_report",
-          description: "Reports on one JetStream stream",
+          description: "Reports on one JetStream stream\n\nTags: nats, streams",
           input_schema: { type: "object", properties: { stream: { type: "string" } }, required: ["stream"] },
           behavior: { read_only: true, idempotent: true },
           script: { keepalives: 1, exitCode: 1, output: "stream ORDERS not found\n" },
@@ -60,6 +60,8 @@ test.describe("fisk-ai agents from the browser", () => {
     await expect(tools).toContainText("stream_report");
     await expect(tools.getByRole("list", { name: "Behaviour" })).toContainText("read-only");
     await expect(tools.getByRole("list", { name: "Behaviour" })).toContainText("destructive?");
+    // fisk-ai descriptions end with "\n\nTags: …": the line breaks show.
+    await expect(tools.getByText(/Tags: nats, streams/)).toHaveCSS("white-space", "pre-wrap");
 
     await page.getByRole("button", { name: "Validated", exact: true }).click();
     await expect(page.getByTestId("agent-verdict")).toContainText("valid");
@@ -78,6 +80,10 @@ test.describe("fisk-ai agents from the browser", () => {
     await expect(fisk.timeline.getByRole("listitem")).toHaveCount(3);
     await expect(fisk.timelineRow("ack")).toContainText("#1");
     await expect(fisk.timelineRow("terminal (final)")).toContainText("tool.reply");
+    // Each message is checked in the validation worker; the verdict lands on its row.
+    await expect(fisk.timelineVerdict("ack")).toHaveText("valid");
+    await expect(fisk.timelineVerdict("terminal (final)")).toHaveText("valid");
+    await expect(fisk.requestVerdict).toHaveText("valid");
     await expect(page.getByRole("region", { name: "Reply set" }).getByLabel("Tool output")).toContainText("stream ORDERS not found");
 
     const sent = await peer.waitForReceived((r) => r.kind === "tool");
@@ -92,7 +98,14 @@ test.describe("fisk-ai agents from the browser", () => {
 
     const form = page.getByRole("form", { name: "Task request" });
     await form.getByLabel("Agent identity").fill(identity);
-    await form.getByRole("textbox", { name: "Prompt", exact: true }).fill("clean up the ORDERS stream");
+    const prompt = form.getByRole("textbox", { name: "Prompt", exact: true });
+    await prompt.fill("clean up the ORDERS stream");
+    // The composer is kept by the page, not the panel: another tab and back loses nothing.
+    await fisk.openTab("Tap");
+    await expect(form).toHaveCount(0);
+    await fisk.openTab("Tasks");
+    await expect(prompt).toHaveValue("clean up the ORDERS stream");
+    await expect(form.getByLabel("Agent identity")).toHaveValue(identity);
     await form.getByRole("button", { name: "Start task" }).click();
 
     const events = page.getByRole("list", { name: "Events" });
@@ -102,6 +115,11 @@ test.describe("fisk-ai agents from the browser", () => {
 
     const question = page.getByRole("form", { name: /^Question / });
     await expect(question).toContainText("Delete stream ORDERS?");
+    // A half-made answer survives a look at another tab.
+    await question.getByLabel("no", { exact: true }).check();
+    await fisk.openTab("Tap");
+    await fisk.openTab("Tasks");
+    await expect(question.getByLabel("no", { exact: true })).toBeChecked();
     await question.getByLabel("yes").check();
     await question.getByRole("button", { name: "Send answer" }).click();
 

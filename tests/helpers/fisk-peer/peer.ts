@@ -6,6 +6,7 @@
  */
 import { connect, type Subscription } from "@nats-io/transport-node";
 import { NAME_RE } from "../../../src/core/packs/fisk-ai/protocol.ts";
+import { ConversationStore } from "./conversations.ts";
 import { serveMicro, type MicroEndpoint } from "./micro.ts";
 import { PeerRuntime } from "./runtime.ts";
 import { taskHandler } from "./tasks.ts";
@@ -37,7 +38,7 @@ export async function startFiskPeer(natsUrl: string, options: FiskPeerOptions): 
   };
   const tools = toolHandler(rt, toolCfg);
   const serveTasks = generation === "gen2" && options.serveTasks !== false;
-  const tasks = taskHandler(rt, { identity, task: options.task, workers: options.taskWorkers ?? 1, elicit: options.elicit !== false });
+  const tasks = taskHandler(rt, { identity, task: options.task, workers: options.taskWorkers ?? 1, elicit: options.elicit !== false, store: options.sessionStore === false ? undefined : new ConversationStore() });
 
   const endpoints: (MicroEndpoint & { handle: Parameters<PeerRuntime["callback"]>[1] })[] = [
     { name: "discovery", subject: subjects.discovery(identity), queueGroup: identity, handle: discoveryHandler(rt, toolCfg) },

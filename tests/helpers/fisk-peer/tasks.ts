@@ -1,11 +1,13 @@
 /**
  * The task endpoint (Gen 2): admission, the ack with the conversation token, the scripted events
  * and questions, and the terminal `result` or `error`. While a task runs, its cancel and elicit
- * subjects are held by this instance only (task-watches.ts).
+ * subjects are held by this instance only (task-watches.ts). A finished prompt turn is kept in the
+ * session store, and `request.read` is answered from it (conversations.ts).
  */
 import type { Msg } from "@nats-io/transport-node";
 import { REQUEST_KINDS } from "../../../src/core/packs/fisk-ai/protocol.ts";
 import { ackBody, endBody, questionBody } from "./bodies.ts";
+import { answerRead, type ConversationStore, type TurnLog } from "./conversations.ts";
 import { intake, taskWording } from "./intake.ts";
 import { ReplySet, Waker, type PeerRuntime } from "./runtime.ts";
 import { watchTask } from "./task-watches.ts";
@@ -33,6 +35,8 @@ export interface RunningTask {
   question: OpenQuestion | undefined;
   /** Unsubscribes the cancel and elicit watches. */
   release: () => void;
+  /** A prompt turn's blocks, kept in the store when it finishes. */
+  readonly turn: TurnLog | undefined;
 }
 
 export interface TaskConfig {
@@ -40,6 +44,8 @@ export interface TaskConfig {
   readonly task: FiskPeerOptions["task"];
   readonly workers: number;
   readonly elicit: boolean;
+  /** Undefined: no session store, so reads are refused. */
+  readonly store: ConversationStore | undefined;
 }
 
 type Ask = "answered" | "unanswered" | "cancelled" | "stopped";
@@ -51,6 +57,7 @@ export function taskHandler(rt: PeerRuntime, cfg: TaskConfig): { handle: (msg: M
     // The watches go first: once the caller sees the terminal, a cancel finds no responders.
     task.release();
     running.delete(task.request);
+    if (task.turn) cfg.store?.record(task.turn, end.usage);
     task.set.end(id(end.kind), endBody(end));
   };
 
@@ -89,7 +96,7 @@ export function taskHandler(rt: PeerRuntime, cfg: TaskConfig): { handle: (msg: M
       if (step.kind === "event") {
         if (step.delayMs && !(await pause(task, step.delayMs))) return;
         if (task.cancelled) return finish(task, SUSPENDED);
-        if (stream) task.set.publish(id(`event.${step.event}`), { block: step.block });
+        if (stream && task.set.publish(id(`event.${step.event}`), { block: step.block })) task.turn?.blocks.push({ event: step.event, block: step.block });
       } else if (step.kind === "pause" || step.kind === "until-cancel") {
         if (!(await pause(task, step.kind === "pause" ? step.ms : Infinity))) return;
       } else {
@@ -115,6 +122,8 @@ export function taskHandler(rt: PeerRuntime, cfg: TaskConfig): { handle: (msg: M
     if (!checked.ok) return rt.microError(msg, 400, checked.description, "task");
     if (!msg.reply) return;
     const req = checked.value;
+    // A read takes no turn: no admission, no watches, answered from the store at once.
+    if (checked.protocol === id("request.read")) return answerRead(rt, msg, req, cfg.store);
     const script = scriptFor(req);
     const set = new ReplySet(rt, msg, replyContextOf(req, rt.me));
     const request = set.ctx.request;
@@ -126,14 +135,15 @@ export function taskHandler(rt: PeerRuntime, cfg: TaskConfig): { handle: (msg: M
     if (running.has(request)) return refuse(`request ${JSON.stringify(request)} is already in flight here`, "duplicate_request");
     if (running.size >= cfg.workers) return refuse(`this worker is running its maximum of ${cfg.workers} prompts`, "capacity");
 
-    const task: RunningTask = { request, set, waker: new Waker(), cancelled: false, question: undefined, release: () => {} };
-    running.set(request, task);
-    // Watches are held before the ack, so a cancel sent on seeing the ack always lands.
-    task.release = watchTask(rt, cfg.identity, task, cfg.elicit);
     const budget = req.budget as { max_tokens?: unknown } | undefined;
     const callerToken = typeof req.conversation_token === "string" ? req.conversation_token : undefined;
     const token = script.ack?.conversation_token ?? callerToken ?? ksuid();
     const maxTokens = script.ack?.max_tokens ?? (typeof budget?.max_tokens === "number" ? budget.max_tokens : undefined);
+    const turn = checked.protocol === id("request.prompt") ? { token, maxTokens, blocks: [{ event: "prompt", block: { text: String(req.prompt) } }] } : undefined;
+    const task: RunningTask = { request, set, waker: new Waker(), cancelled: false, question: undefined, release: () => {}, turn };
+    running.set(request, task);
+    // Watches are held before the ack, so a cancel sent on seeing the ack always lands.
+    task.release = watchTask(rt, cfg.identity, task, cfg.elicit);
     set.ack(ackBody(true, undefined, token, maxTokens));
     rt.track(
       run(task, script, req.stream !== false).finally(() => {

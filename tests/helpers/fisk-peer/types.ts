@@ -138,6 +138,11 @@ export interface FiskPeerOptions {
   readonly taskWorkers?: number;
   /** Hold the elicit subject while a task runs; default true. */
   readonly elicit?: boolean;
+  /**
+   * Keep finished prompt turns under their conversation token and answer `request.read` from
+   * them; default true. False refuses every read (`ack` false, then an `error` with code `rejected`).
+   */
+  readonly sessionStore?: boolean;
 }
 
 /** One message as the peer saw it arrive, or as it sent it. */

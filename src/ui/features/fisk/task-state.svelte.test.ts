@@ -91,6 +91,19 @@ describe("TaskState", () => {
     expect(tasks.redact('{"t":"SECRET"}')).toBe('{"t":"•••"}');
   });
 
+  it("keeps each open question's answer draft until the question closes", () => {
+    const { tasks, handle } = setup();
+    tasks.start();
+    handle.emit({ type: "question", question: QUESTION });
+    const draft = tasks.drafts.get("q1");
+    expect(draft?.answer()).toEqual({ kind: "confirm", confirmed: true });
+    draft!.confirmed = false;
+    handle.emit({ type: "question", question: QUESTION });
+    expect(tasks.drafts.get("q1")?.answer()).toEqual({ kind: "confirm", confirmed: false });
+    handle.emit({ type: "question-closed", questionId: "q1", how: "answered" });
+    expect(tasks.drafts.size).toBe(0);
+  });
+
   it("dismisses with no_operator, and keeps an undelivered answer to send later as request.answer", async () => {
     const { tasks, handle } = setup();
     tasks.start();

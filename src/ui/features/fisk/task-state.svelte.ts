@@ -1,8 +1,10 @@
+import { SvelteMap } from "svelte/reactivity";
 import type { TaskHandle, TaskRequestInput, TaskResult, UnsentAnswer } from "../../../core/a2a-nats/client/index.ts";
 import type { ReplySetEntry } from "../../../core/a2a-nats/client/reply-set.ts";
 import type { ElicitAnswerInput, ElicitRequest } from "../../../core/a2a-nats/codec/index.ts";
 import { identityProblem } from "./agents-state.svelte.ts";
 import { NOT_CONNECTED, type FiskSource } from "./fisk-api.ts";
+import { QuestionDraft } from "./question-draft.svelte.ts";
 import { taskItems, type TaskItem } from "./task-items.ts";
 import { describeTaskEnd } from "./task-words.ts";
 import { MIN_IDLE_SECONDS } from "./tool-call-state.svelte.ts";
@@ -43,6 +45,8 @@ export class TaskState {
   request = $state("");
   entries = $state.raw<readonly ReplySetEntry[]>([]);
   questions = $state.raw<readonly ElicitRequest[]>([]);
+  /** The answer being written for each open question, by question id: kept here so it outlives the panel. */
+  readonly drafts = new SvelteMap<string, QuestionDraft>();
   /** How each closed question closed: answered, dismissed or gone. */
   closed = $state.raw<Readonly<Record<string, string>>>({});
   unsent = $state.raw<readonly Unsent[]>([]);
@@ -109,14 +113,18 @@ export class TaskState {
     this.request = handle.request;
     this.entries = [];
     this.questions = [];
+    this.drafts.clear();
     this.closed = {};
     this.result = null;
     this.#off = handle.subscribe((e) => {
       if (this.#handle !== handle) return;
       if (e.type === "entry") this.entries = [...this.entries, e.entry];
-      else if (e.type === "question") this.questions = [...this.questions, e.question];
-      else if (e.type === "question-closed") {
+      else if (e.type === "question") {
+        this.questions = [...this.questions, e.question];
+        if (!this.drafts.has(e.question.question_id)) this.drafts.set(e.question.question_id, new QuestionDraft(e.question));
+      } else if (e.type === "question-closed") {
         this.questions = this.questions.filter((q) => q.question_id !== e.questionId);
+        this.drafts.delete(e.questionId);
         this.closed = { ...this.closed, [e.questionId]: e.how };
       } else this.#finish(handle, e.result);
     });
@@ -135,6 +143,7 @@ export class TaskState {
     this.result = result;
     this.running = false;
     this.questions = [];
+    this.drafts.clear();
     this.#keepUnsent(handle);
   }
 

@@ -2,15 +2,16 @@ import { describe, expect, it } from "vitest";
 import type { ToolCallResult } from "../../../core/a2a-nats/client/index.ts";
 import { AgentsState } from "./agents-state.svelte.ts";
 import { NOT_CONNECTED } from "./fisk-api.ts";
-import { cardResult, entry, FakeClient, fakeSource } from "./test-fakes.ts";
+import type { Verdict } from "../../../core/validation/types.ts";
+import { cardResult, entry, FakeClient, fakeSource, VALID } from "./test-fakes.ts";
 import { outcomeTone, ToolCallState } from "./tool-call-state.svelte.ts";
 
 const SCHEMA = { type: "object", properties: { stream: { type: "string" } }, required: ["stream"] };
 
-async function setup() {
+async function setup(validate?: (text: string) => Promise<Verdict>) {
   const client = new FakeClient();
   client.discoveries.set("alpha", cardResult("alpha", { tools: [{ name: "stream_report", description: "d", input_schema: SCHEMA }, { name: "other" }] }));
-  const source = fakeSource(client);
+  const source = fakeSource(client, validate);
   const agents = new AgentsState(source);
   await agents.discover("alpha");
   return { client, source, call: new ToolCallState(source, agents) };
@@ -85,6 +86,32 @@ describe("ToolCallState", () => {
     client.toolResult = () => Promise.reject(new Error("port closed"));
     await call.send();
     expect(call.error).toBe("The call failed before any reply: port closed");
+  });
+
+  it("checks the request sent and every message of the set, foreign and empty ones included", async () => {
+    const invalid: Verdict = { ...VALID, status: "invalid", issues: [{ pointer: "/request", message: "bad", severity: "error", source: "schema" }] };
+    const { client, source, call } = await setup((text) => Promise.resolve(text.includes("other") ? invalid : VALID));
+    call.choose("alpha", "stream_report");
+    call.input = '{"stream":"ORDERS"}';
+    const ack = entry("ack", { sequence: 1 }, "ack");
+    const foreign = entry("tool.reply", { request: "other" }, "foreign");
+    const refusal = { ...entry("x", {}, "refusal"), message: { subject: "_INBOX.a", data: new Uint8Array() } };
+    client.toolResult = (onEntry) => {
+      onEntry?.(ack);
+      return Promise.resolve({ ...result({ kind: "cancelled" }, [ack, foreign, refusal]), requestText: '{"protocol":"io.choria.fisk-ai.v1.tool.request"}' });
+    };
+    const before = source.checked.length;
+    await call.send();
+    await new Promise((r) => setTimeout(r, 0));
+    expect(source.checked.slice(before)).toEqual([new TextDecoder().decode(ack.message.data), new TextDecoder().decode(foreign.message.data), '{"protocol":"io.choria.fisk-ai.v1.tool.request"}']);
+    expect(call.checks.get(ack)).toBe(VALID);
+    expect(call.checks.get(foreign)).toBe(invalid);
+    expect(call.checks.get(refusal)).toEqual({ skipped: "an empty body: nothing to check" });
+    expect(call.requestCheck).toBe(VALID);
+    client.toolResult = () => new Promise(() => undefined);
+    void call.send();
+    expect(call.checks.get(ack)).toBeUndefined();
+    expect(call.requestCheck).toBeUndefined();
   });
 
   it("colours outcomes: a non-zero exit is a result, a refusal is bad", () => {

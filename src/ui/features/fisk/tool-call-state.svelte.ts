@@ -4,6 +4,7 @@ import type { JsonObject, ToolDescriptor } from "../../../core/a2a-nats/codec/in
 import { cardOf, type AgentsState } from "./agents-state.svelte.ts";
 import { toolsOf } from "./card-view.ts";
 import { NOT_CONNECTED, type FiskSource } from "./fisk-api.ts";
+import { MessageChecks, type Check } from "./message-checks.svelte.ts";
 import { inputSchemaOf, inputSkeleton, parseToolInput } from "./tool-input.ts";
 
 /** The client refuses less: three keepalive intervals. */
@@ -36,6 +37,8 @@ export class ToolCallState {
   readonly outcomeText = $derived(this.result ? describeToolOutcome(this.result.outcome) : "");
   readonly tone: OutcomeTone = $derived(this.result ? outcomeTone(this.result) : "ok");
 
+  /** Verdicts of the request sent and of every message of its reply set, from the validation worker. */
+  readonly checks: MessageChecks;
   readonly agents: AgentsState;
   readonly #source: FiskSource;
   #abort: AbortController | null = null;
@@ -43,6 +46,12 @@ export class ToolCallState {
   constructor(source: FiskSource, agents: AgentsState) {
     this.#source = source;
     this.agents = agents;
+    this.checks = new MessageChecks(source.validate);
+  }
+
+  /** The verdict on the `tool.request` this console sent (known once the call ends). */
+  get requestCheck(): Check | undefined {
+    return this.result ? this.checks.get(this.result) : undefined;
   }
 
   /** The chosen agent's tools, from its latest card. */
@@ -95,15 +104,20 @@ export class ToolCallState {
     this.running = true;
     this.entries = [];
     this.result = null;
+    this.checks.reset();
     try {
       this.result = await client.callTool(this.agent, this.tool.trim(), parsed.input, {
         idleMs: idle * 1000,
         signal: abort.signal,
         onEntry: (e) => {
-          if (this.#abort === abort) this.entries = [...this.entries, e];
+          if (this.#abort !== abort) return;
+          this.entries = [...this.entries, e];
+          this.checks.entries([e]);
         },
       });
       this.entries = this.result.set.entries;
+      this.checks.entries(this.entries);
+      if (this.result.requestText !== "") this.checks.text(this.result, this.result.requestText);
     } catch (err) {
       this.error = `The call failed before any reply: ${(err as Error).message}`;
     } finally {
