@@ -176,6 +176,15 @@ test.describe("Validate workbench", () => {
     expect(await validate.packNotes.count()).toBeGreaterThan(0);
     await expect(validate.packNotes.first()).not.toBeEmpty();
 
+    // Formatted, the problem moves to a line of its own; its position button puts the caret there.
+    await page.getByRole("button", { name: "Format" }).click();
+    const position = validate.issues.filter({ hasText: '"name"' }).getByRole("button", { name: /^\d+:\d+$/ });
+    await expect(position).not.toHaveText(`1:${column}`);
+    const line = (await position.textContent())!.split(":")[0]!;
+    expect(Number(line)).toBeGreaterThan(1);
+    await position.click();
+    await expect(validate.editor.activeLine()).toHaveText(line);
+
     // Keyboard: the next row opens the next message.
     await validate.list.press("ArrowDown");
     await expect(validate.rows.nth(INVALID_CALL + 1)).toHaveAttribute("aria-selected", "true");
