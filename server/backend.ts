@@ -10,6 +10,7 @@ import { apiRoutes } from "./http/api-routes.ts";
 import { startHttpServer, type HttpApp } from "./http/app.ts";
 import { hostWithPort, isWildcardHost } from "./http/origin-policy.ts";
 import { createToken } from "./http/token.ts";
+import { createRelaySessions } from "./mcp/relay-sessions.ts";
 import { VERSION } from "./version.ts";
 
 export interface BackendOptions {
@@ -48,6 +49,7 @@ export async function startBackend(options: BackendOptions): Promise<Backend> {
   const host = options.host ?? "127.0.0.1";
   let nats: NatsServiceStatus = options.nats ?? { mode: "unavailable", message: "NATS is not configured" };
   const status = (): BackendStatus => ({ version: VERSION, workspace: options.workspace, nats });
+  const mcp = createRelaySessions({ logger: options.logger });
   const app = await startHttpServer({
     token,
     logger: options.logger,
@@ -58,7 +60,7 @@ export async function startBackend(options: BackendOptions): Promise<Backend> {
     exposed: options.exposed ?? false,
     allowOrigins: options.allowOrigins ?? [],
     interfaceAddresses: options.interfaceAddresses ?? [],
-    routes: apiRoutes({ status, documents: fileDocumentStore({ root: options.workspace }) }),
+    routes: apiRoutes({ status, documents: fileDocumentStore({ root: options.workspace }), mcp }),
   });
   const origin = `http://${hostWithPort(isWildcardHost(host) ? "127.0.0.1" : host, app.port)}`;
   return {
@@ -70,6 +72,10 @@ export async function startBackend(options: BackendOptions): Promise<Backend> {
     setNats(next) {
       nats = next;
     },
-    close: () => app.close(),
+    // Relay sessions first: their children are stopped and their streams get `closed`.
+    async close() {
+      await mcp.closeAll();
+      await app.close();
+    },
   };
 }

@@ -1,8 +1,10 @@
-/** The /api route table: status and the workspace documents. */
+/** The /api route table: status, the workspace documents and (when given) the MCP relay. */
 import type { BackendStatus } from "../../src/core/backend/backend-client.ts";
 import { isJsonObject } from "../../src/core/json/index.ts";
 import { DOCUMENT_KINDS, type DocumentKind, type DocumentStore } from "../../src/core/persist/document-store.ts";
 import { assertDocumentName, isDocumentKind } from "../../src/core/persist/names.ts";
+import type { RelaySessions } from "../mcp/relay-sessions.ts";
+import { mcpRoutes } from "../mcp/routes.ts";
 import { documentHttpError } from "./document-errors.ts";
 import { HttpError } from "./errors.ts";
 import type { Reply, Route, RouteRequest } from "./router.ts";
@@ -11,6 +13,8 @@ export interface ApiDeps {
   /** The current status; read-only. */
   readonly status: () => BackendStatus;
   readonly documents: DocumentStore;
+  /** The MCP relay's sessions; without it the /api/mcp routes are absent. */
+  readonly mcp?: RelaySessions;
 }
 
 function kindOf(req: RouteRequest): DocumentKind {
@@ -94,5 +98,6 @@ export function apiRoutes(deps: ApiDeps): Route[] {
         return { status: 204 };
       },
     },
+    ...(deps.mcp ? mcpRoutes(deps.mcp) : []),
   ];
 }

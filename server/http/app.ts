@@ -8,7 +8,7 @@ import type { Logger } from "../../src/core/env/environment.ts";
 import { errorBody, HttpError, toHttpError } from "./errors.ts";
 import { applyBaseHeaders, BASE_HEADERS, sendJson } from "./headers.ts";
 import { serveIndex } from "./index-page.ts";
-import { readJsonBody } from "./json-body.ts";
+import { readBody, readJsonBody } from "./json-body.ts";
 import { originPolicy, type OriginPolicy } from "./origin-policy.ts";
 import { createRouter, type Route, type Router } from "./router.ts";
 import { resolveAsset, sendFile } from "./static-files.ts";
@@ -80,7 +80,15 @@ function buildHandler(options: HttpAppOptions, router: Router, policy: () => Ori
       const allow = match.allow.join(", ");
       throw new HttpError(405, "method_not_allowed", `${req.method} is not allowed on ${pathname}; use ${allow}`, { Allow: allow });
     }
-    const reply = await match.route.handler({ params: match.params, json: () => readJsonBody(req, maxBodyBytes) });
+    const reply = await match.route.handler({
+      params: match.params,
+      json: () => readJsonBody(req, maxBodyBytes),
+      raw: () => readBody(req, maxBodyBytes),
+    });
+    if (reply.stream) {
+      reply.stream(res);
+      return;
+    }
     if (reply.status === 204) {
       res.writeHead(204, { "Cache-Control": "no-store" });
       res.end();

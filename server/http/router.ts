@@ -3,6 +3,7 @@
  * spawned, fetched or written); the router refuses to be built with an unsafe GET, so a link or
  * an <img> on a hostile page can never trigger an action.
  */
+import type { ServerResponse } from "node:http";
 import { HttpError } from "./errors.ts";
 
 export type Method = "GET" | "POST" | "PUT" | "DELETE";
@@ -14,12 +15,16 @@ export interface Reply {
   readonly status: number;
   /** Omitted for 204. */
   readonly body?: unknown;
+  /** Instead of a JSON body: the route writes the response itself (a long-lived stream); status and body are ignored. */
+  readonly stream?: (res: ServerResponse) => void;
 }
 
 export interface RouteRequest {
   readonly params: Readonly<Record<string, string>>;
   /** Reads and parses the JSON body (only routes that take a body call it). */
   readonly json: () => Promise<unknown>;
+  /** Reads the body as bytes, whatever its Content-Type, up to the body limit (routes that relay frames verbatim). */
+  readonly raw?: () => Promise<Buffer>;
 }
 
 export interface Route {

@@ -1,0 +1,142 @@
+/**
+ * The live relay sessions: at most 16 open at once, each a peer (stdio, streamable HTTP or legacy
+ * SSE) plus its event stream. Closing the registry closes every session; children are also
+ * SIGKILLed at process exit, so none outlives the backend.
+ */
+import { randomUUID } from "node:crypto";
+import type { Logger } from "../../src/core/env/environment.ts";
+import { HttpError } from "../http/errors.ts";
+import { startStreamableHttp } from "./http-relay.ts";
+import { createEventStream, type EventStream } from "./ndjson-stream.ts";
+import type { Peer, PeerSink } from "./relay-peer.ts";
+import { specTarget, type SessionSpec } from "./session-spec.ts";
+import { startLegacySse } from "./sse-relay.ts";
+import { startStdio } from "./stdio-relay.ts";
+
+export const MAX_LIVE_SESSIONS = 16;
+/** Closed sessions kept for listing and late stream readers. */
+const MAX_CLOSED_KEPT = 16;
+
+export interface SessionInfo {
+  readonly id: string;
+  readonly transport: SessionSpec["transport"];
+  readonly target: string;
+  readonly pid?: number;
+  /** Epoch ms. */
+  readonly startedAt: number;
+  readonly open: boolean;
+}
+
+export interface RelaySession {
+  readonly id: string;
+  readonly events: EventStream;
+  info(): SessionInfo;
+  /** Forward one raw frame; throws SessionClosedError once the session ended. */
+  send(bytes: Buffer): Promise<void>;
+  /** Idempotent; resolves when the peer is gone and the stream got `closed`. */
+  close(reason?: string): Promise<void>;
+}
+
+export interface RelaySessions {
+  /** Throws HttpError 429 past the cap, 502 when a stdio command cannot start. */
+  create(spec: SessionSpec): Promise<RelaySession>;
+  get(id: string): RelaySession | undefined;
+  list(): SessionInfo[];
+  closeAll(): Promise<void>;
+}
+
+function startPeer(spec: SessionSpec, sink: PeerSink): Promise<Peer> {
+  if (spec.transport === "stdio") return startStdio(spec, sink);
+  if (spec.transport === "sse") return Promise.resolve(startLegacySse(spec, sink));
+  return Promise.resolve(startStreamableHttp(spec, sink));
+}
+
+/** Where a session points, for the log: no args, query, credentials or header values. */
+function logTarget(spec: SessionSpec): string {
+  return spec.transport === "stdio" ? spec.command : `${spec.url.origin}${spec.url.pathname}`;
+}
+
+export function createRelaySessions(options: { readonly logger: Logger }): RelaySessions {
+  const { logger } = options;
+  const sessions = new Map<string, RelaySession>();
+  const peers = new Map<string, Peer>();
+  let starting = 0;
+  let shut = false;
+
+  const liveCount = () => [...sessions.values()].filter((s) => s.info().open).length + starting;
+  const killAll = () => {
+    for (const peer of peers.values()) peer.killNow?.();
+  };
+  process.once("exit", killAll);
+
+  function forget(id: string): void {
+    sessions.delete(id);
+    const closedIds = [...sessions.values()].filter((s) => !s.info().open).map((s) => s.id);
+    for (const old of closedIds.slice(0, Math.max(0, closedIds.length - MAX_CLOSED_KEPT))) sessions.delete(old);
+  }
+
+  async function create(spec: SessionSpec): Promise<RelaySession> {
+    if (shut) throw new HttpError(503, "shutting_down", "the backend is stopping");
+    if (liveCount() >= MAX_LIVE_SESSIONS) {
+      throw new HttpError(429, "too_many_sessions", `at most ${MAX_LIVE_SESSIONS} MCP relay sessions may be open; close one first`);
+    }
+    const id = randomUUID();
+    const startedAt = Date.now();
+    const events = createEventStream({ elapsed: () => Date.now() - startedAt });
+    let open = true;
+    let peer: Peer | undefined;
+    const finish = (reason: string, code?: number) => {
+      if (events.finished) return;
+      open = false;
+      peers.delete(id);
+      events.push(code === undefined ? { type: "closed", reason } : { type: "closed", reason, code });
+      logger.info("mcp relay session closed", { id, reason });
+      void events.delivered.then(() => {
+        if (sessions.get(id) === session) forget(id);
+      });
+    };
+    const sink: PeerSink = { emit: (event) => events.push(event), closed: finish };
+
+    starting++;
+    try {
+      peer = await startPeer(spec, sink);
+    } finally {
+      starting--;
+    }
+    const started = peer;
+    const target = specTarget(spec);
+    const session: RelaySession = {
+      id,
+      events,
+      info: () => ({
+        id,
+        transport: spec.transport,
+        target,
+        ...(started.pid !== undefined ? { pid: started.pid } : {}),
+        startedAt,
+        open,
+      }),
+      send: (bytes) => started.send(bytes),
+      async close(reason = "closed by request") {
+        if (!events.finished) open = false;
+        await started.close();
+        finish(reason);
+      },
+    };
+    sessions.set(id, session);
+    if (open) peers.set(id, started);
+    logger.info("mcp relay session started", { id, transport: spec.transport, target: logTarget(spec), pid: started.pid });
+    return session;
+  }
+
+  return {
+    create,
+    get: (id) => sessions.get(id),
+    list: () => [...sessions.values()].map((s) => s.info()),
+    async closeAll() {
+      shut = true;
+      await Promise.all([...sessions.values()].map((s) => s.close("the backend is stopping")));
+      process.off("exit", killAll);
+    },
+  };
+}
