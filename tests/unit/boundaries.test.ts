@@ -26,6 +26,7 @@ describe("import boundaries are enforced by lint", () => {
     ["nats-core outside core/nats", `import { headers } from "@nats-io/nats-core";\nexport const h = headers;\n`, UI_FILE],
     ["Monaco outside ui/editor", `import * as monaco from "monaco-editor";\nexport const m = monaco;\n`, UI_FILE],
     ["the backend from the UI", `import { main } from "../../../server/cli.ts";\nexport const m = main;\n`, UI_FILE],
+    ["the backend from core", `import { main } from "../../../server/cli.ts";\nexport const m = main;\n`, CORE_FILE],
   ])("catches %s", async (_name, code, file) => {
     expect(await rulesFiring(code, file)).toContain("no-restricted-imports");
   });
@@ -33,6 +34,11 @@ describe("import boundaries are enforced by lint", () => {
   it("allows Node built-ins inside a core node/ folder", async () => {
     const code = `import { readFile } from "node:fs/promises";\nexport const r = readFile;\n`;
     expect(await rulesFiring(code, CORE_NODE_FILE)).not.toContain("no-restricted-imports");
+  });
+
+  it("lets core/mcp use the MCP SDK's own server entry points, which are not the backend", async () => {
+    const code = `import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\nexport const s = McpServer;\n`;
+    expect(await rulesFiring(code, "src/core/mcp/connection.ts")).not.toContain("no-restricted-imports");
   });
 
   it("allows core to import core", async () => {

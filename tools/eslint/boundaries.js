@@ -17,7 +17,8 @@ const nodeOnly = [
 const layerEscapes = {
   core: [
     pattern(["**/ui/**", "**/ui"], "core must not import the UI layer."),
-    pattern(["**/server/**", "**/server"], "core must not import the backend."),
+    // Relative paths only: the MCP SDK's own `server/` entry points are a package path, not the backend.
+    { regex: "^(\\.{1,2}/)+(.*/)?server(/|$)", message: "core must not import the backend." },
   ],
   ui: [pattern(["**/server/**", "../../server*"], "The UI must not import the backend; use the HTTP API.")],
   server: [pattern(["**/src/ui/**", "**/ui/**"], "The backend must not import the UI layer.")],

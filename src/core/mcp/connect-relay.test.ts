@@ -1,0 +1,79 @@
+import { describe, expect, it } from "vitest";
+import { manualClock, sequentialIds } from "../env/defaults.ts";
+import { WireLog } from "../wire/wire-log.ts";
+import { McpConnectError } from "./connect-failure.ts";
+import { McpConnection } from "./connection.ts";
+import { RelayTransport } from "./relay-transport.ts";
+import { fakeRelay } from "./test-relay.ts";
+
+const line = (event: object) => `${JSON.stringify(event)}\n`;
+
+function transportOver(relay: ReturnType<typeof fakeRelay>) {
+  const clock = manualClock();
+  const wireLog = new WireLog(clock, 100);
+  const transport = new RelayTransport({
+    fetch: relay.fetch,
+    baseUrl: "http://127.0.0.1:1",
+    token: "t",
+    session: { transport: "streamable-http", url: "https://mcp.example/mcp" },
+    wireLog,
+    clock,
+    ids: sequentialIds(),
+  });
+  return { transport, wireLog };
+}
+
+async function failure(relay: ReturnType<typeof fakeRelay>) {
+  const { transport } = transportOver(relay);
+  const error = await new McpConnection().connect(transport, { clientInfo: { name: "t", version: "0" }, timeoutMs: 1000 }).then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(McpConnectError);
+  return (error as McpConnectError).failure;
+}
+
+describe("connecting through the relay", () => {
+  it("initializes over the stream and logs both frames under the session's URL", async () => {
+    const relay = fakeRelay({
+      onMessage: (text, write) => {
+        const request = JSON.parse(text) as { id?: number; method: string };
+        if (request.method !== "initialize") return;
+        const result = { protocolVersion: "2025-03-26", capabilities: {}, serverInfo: { name: "remote", version: "9" } };
+        write(line({ type: "http", status: 200, headers: {}, at: 1 }) + line({ type: "message", text: JSON.stringify({ jsonrpc: "2.0", id: request.id, result }), at: 2 }));
+      },
+    });
+    const { transport, wireLog } = transportOver(relay);
+    const info = await new McpConnection().connect(transport, { clientInfo: { name: "t", version: "0" }, protocolVersion: "2025-03-26" });
+    expect(info).toMatchObject({ requestedVersion: "2025-03-26", negotiatedVersion: "2025-03-26", serverInfo: { name: "remote" } });
+    const entries = wireLog.entries();
+    expect(entries.map((e) => [e.direction, e.decoded.method ?? null, e.target])).toEqual([
+      ["out", "initialize", "https://mcp.example/mcp"],
+      ["in", null, "https://mcp.example/mcp"],
+      ["out", "notifications/initialized", "https://mcp.example/mcp"],
+    ]);
+    expect(entries[1]).toMatchObject({ status: 200, correlationId: entries[0]!.correlationId });
+  });
+
+  it("ends the attempt at once when the relay reports a DNS failure, naming the step", async () => {
+    const relay = fakeRelay({ onMessage: (_t, write) => write(line({ type: "error", step: "dns", message: "getaddrinfo ENOTFOUND mcp.example", at: 1 })) });
+    expect(await failure(relay)).toEqual({ step: "dns", message: "dns step failed: getaddrinfo ENOTFOUND mcp.example" });
+  });
+
+  it("shows the raw answer of an endpoint that is not MCP", async () => {
+    const relay = fakeRelay({
+      onMessage: (_t, write) => write(line({ type: "error", step: "not-mcp", message: "text/html is not JSON or SSE", status: 200, body: "<!doctype html>", at: 1 })),
+    });
+    expect(await failure(relay)).toEqual({ step: "not-mcp", status: 200, raw: "<!doctype html>", message: "not-mcp step failed (HTTP 200): text/html is not JSON or SSE" });
+  });
+
+  it("names a server that exits before answering, with the relay's reason", async () => {
+    const relay = fakeRelay({ onMessage: (_t, write) => write(line({ type: "closed", reason: "process exited", code: 1, at: 1 })) });
+    expect(await failure(relay)).toEqual({ step: "closed", message: "the connection closed before initialize was answered: process exited (code 1)" });
+  });
+
+  it("names a relay that refused the session", async () => {
+    const relay = fakeRelay({ create: Response.json({ error: { code: "too_many_sessions", message: "at most 16 live sessions" } }, { status: 429 }) });
+    expect(await failure(relay)).toMatchObject({ step: "relay", status: 429, message: expect.stringContaining("at most 16 live sessions") });
+  });
+});

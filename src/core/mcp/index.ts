@@ -1,0 +1,22 @@
+export { McpConnection, DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS } from "./connection.ts";
+export { classifyConnectFailure, McpConnectError, VersionRefusedError } from "./connect-failure.ts";
+export type {
+  CallOptions,
+  CallOutcome,
+  ClientCapabilityChoice,
+  ClientHandlers,
+  ConnectFailure,
+  ConnectOptions,
+  ConnectResult,
+  ConnectStep,
+  ListName,
+  McpConnectionEvents,
+  ToolResult,
+} from "./connection-types.ts";
+export { RelayTransport } from "./relay-transport.ts";
+export type { RelayTransportOptions } from "./relay-transport.ts";
+export { parseRelayEvent, sessionTarget } from "./relay-api.ts";
+export type { CreateSessionBody, RelayConsoleEvent, RelayEvent, RelayStep } from "./relay-api.ts";
+export { RelayError } from "./relay-error.ts";
+export type { RelayFailureStep } from "./relay-error.ts";
+export { LineSplitter, MAX_LINE_CHARS } from "./ndjson-lines.ts";
