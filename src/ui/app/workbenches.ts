@@ -17,6 +17,7 @@ export const WORKBENCHES: readonly Workbench[] = [
     label: "MCP",
     purpose:
       "Connect to MCP servers over Streamable HTTP, SSE or stdio, inspect their tools, resources and prompts, and craft tools/call requests against each tool's input schema.",
+    load: () => import("../features/mcp/McpWorkbench.svelte"),
   },
   {
     id: "a2a",

@@ -1,0 +1,156 @@
+import { describe, expect, it } from "vitest";
+import type { RelayConsoleEvent } from "../../../core/mcp/index.ts";
+import { fakeRelay } from "../../../core/mcp/test-relay.ts";
+import { linked, rawServer, toolServer, WireError } from "../../../core/mcp/test-servers.ts";
+import { McpWorkbenchState, type TransportFactory } from "./mcp-state.svelte.ts";
+import { pageCompiler } from "./page-compiler.ts";
+import { memoryHandle, relayHandle } from "./test-transports.ts";
+
+type Server = Parameters<typeof linked>[0];
+
+/** A workbench whose every connect reaches `server` in memory; `seen` keeps the session bodies asked for. */
+async function benchFor(server: Server, onOpen?: (onConsole: (e: RelayConsoleEvent) => void) => void) {
+  const transport = memoryHandle(await linked(server));
+  const seen: unknown[] = [];
+  const open: TransportFactory = (body, onConsole) => {
+    seen.push(body);
+    onOpen?.(onConsole);
+    return transport;
+  };
+  const bench = new McpWorkbenchState(open, pageCompiler(true));
+  bench.command = "srv";
+  return { bench, seen, transport };
+}
+
+async function connected(server: Server = toolServer()) {
+  const made = await benchFor(server);
+  await made.bench.connect();
+  expect(made.bench.status).toBe("connected");
+  return made;
+}
+
+function selectByName(bench: McpWorkbenchState, name: string): void {
+  bench.toolFilter = name;
+  bench.select(bench.filteredTools.findIndex((t) => t.name === name));
+  expect(bench.selectedTool?.name).toBe(name);
+}
+
+describe("McpWorkbenchState connecting", () => {
+  it("refuses an incomplete form without opening anything", async () => {
+    const { bench, seen } = await benchFor(toolServer());
+    bench.command = "  ";
+    await bench.connect();
+    expect(bench.formError).toBe("Give the command that starts the server");
+    expect(seen).toEqual([]);
+    expect(bench.status).toBe("idle");
+  });
+
+  it("asks for the chosen session and version, then shows info and the tools", async () => {
+    const { bench, seen } = await benchFor(toolServer());
+    bench.argsText = "a b\n\n--flag\n";
+    bench.envRows = [{ name: "TOKEN", value: "x" }];
+    bench.requestedVersion = "2024-11-05";
+    await bench.connect();
+    expect(seen).toEqual([{ transport: "stdio", command: "srv", args: ["a b", "--flag"], env: { TOKEN: "x" } }]);
+    expect(bench.status).toBe("connected");
+    expect(bench.info?.requestedVersion).toBe("2024-11-05");
+    expect(bench.info?.negotiatedVersion).toBe("2024-11-05");
+    expect(bench.info?.instructions).toBe("Use add for sums.");
+    expect(bench.tools.map((t) => t.name)).toContain("echo");
+    expect(bench.transport).toBeDefined();
+  });
+
+  it("names the failed step and keeps the raw answer when the relay cannot spawn", async () => {
+    const relay = fakeRelay({ create: Response.json({ error: { code: "spawn_failed", message: "spawn srv ENOENT" } }, { status: 502 }) });
+    const bench = new McpWorkbenchState(() => relayHandle(relay).transport, pageCompiler(true));
+    bench.command = "srv";
+    await bench.connect();
+    expect(bench.status).toBe("idle");
+    expect(bench.failure?.step).toBe("spawn");
+    expect(bench.failure?.status).toBe(502);
+    expect(bench.failure?.raw).toContain("spawn srv ENOENT");
+    expect(bench.transport).toBeUndefined();
+  });
+
+  it("shows the relay's console events in order, and notes the close", async () => {
+    const { bench } = await benchFor(toolServer(), (onConsole) => {
+      onConsole({ type: "stderr", text: "booting", at: 1 });
+      onConsole({ type: "http", status: 200, headers: {}, at: 2 });
+    });
+    await bench.connect();
+    expect(bench.consoleLines.slice(0, 2)).toEqual([
+      { type: "stderr", text: "booting", at: 1 },
+      { type: "http", status: 200, headers: {}, at: 2 },
+    ]);
+    await bench.disconnect();
+    expect(bench.status).toBe("idle");
+    expect(bench.transport).toBeUndefined();
+  });
+
+  it("marks the session closed when the server side goes away", async () => {
+    const { bench, transport } = await connected();
+    await transport.close();
+    expect(bench.status).toBe("closed");
+    expect(bench.consoleLines.at(-1)).toEqual({ type: "note", text: "connection closed" });
+  });
+});
+
+describe("McpWorkbenchState tool calls", () => {
+  it("names success with the text the tool returned", async () => {
+    const { bench } = await connected();
+    selectByName(bench, "echo");
+    expect(bench.inputSchema).toMatchObject({ type: "object", properties: { message: { type: "string" } } });
+    bench.argsDraft = '{"message":"hi"}';
+    await bench.send();
+    expect(bench.outcome).toMatchObject({ kind: "success", result: { content: [{ type: "text", text: "Echo: hi" }] } });
+  });
+
+  it("names a tool error (isError) apart from a JSON-RPC error", async () => {
+    const { bench } = await connected();
+    selectByName(bench, "fails");
+    await bench.send();
+    expect(bench.outcome?.kind).toBe("tool-error");
+
+    const other = await connected(rawServer({ pages: [{ tools: [{ name: "t", inputSchema: { type: "object" } }] }], call: () => new WireError(-32602, "bad params") }));
+    selectByName(other.bench, "t");
+    await other.bench.send();
+    expect(other.bench.outcome).toMatchObject({ kind: "json-rpc-error", code: -32602, message: "bad params" });
+  });
+
+  it("refuses arguments that are not a JSON object, sending nothing", async () => {
+    const { bench } = await connected();
+    selectByName(bench, "echo");
+    bench.argsDraft = '{"message":';
+    await bench.send();
+    expect(bench.callError).toMatch(/^The arguments are not JSON: /);
+    bench.argsDraft = "[1]";
+    await bench.send();
+    expect(bench.callError).toBe("The arguments must be a JSON object");
+    expect(bench.outcome).toBeNull();
+  });
+
+  it("cancels a call that hangs", async () => {
+    const { bench } = await connected();
+    selectByName(bench, "hang");
+    const call = bench.send();
+    expect(bench.calling).toBe(true);
+    bench.cancel();
+    await call;
+    expect(bench.calling).toBe(false);
+    expect(bench.outcome).toEqual({ kind: "cancelled", reason: "cancelled by the user" });
+  });
+
+  it("keeps each tool's draft when switching tools, and filters by name", async () => {
+    const { bench } = await connected();
+    selectByName(bench, "echo");
+    bench.argsDraft = '{"message":"kept"}';
+    selectByName(bench, "add");
+    expect(bench.argsDraft).toBe("{}");
+    expect(bench.filteredTools.map((t) => t.name)).toEqual(["add"]);
+    selectByName(bench, "echo");
+    expect(bench.argsDraft).toBe('{"message":"kept"}');
+    bench.toolFilter = "zzz";
+    expect(bench.selectedIndex).toBe(-1);
+    expect(bench.selectedTool?.name).toBe("echo");
+  });
+});

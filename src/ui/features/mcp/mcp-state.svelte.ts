@@ -1,0 +1,226 @@
+import { isJsonObject } from "../../../core/json/index.ts";
+import {
+  type CallOutcome,
+  type ConnectFailure,
+  type ConnectResult,
+  type CreateSessionBody,
+  McpConnectError,
+  McpConnection,
+  type RelayConsoleEvent,
+} from "../../../core/mcp/index.ts";
+import { pageCompiler } from "./page-compiler.ts";
+import { type McpTransportChoice, type NameValueRow, REQUESTABLE_VERSIONS, sessionBody } from "./connect-form.ts";
+
+/** A transport the workbench can also push raw text through; `target` names its frames in the wire log. */
+export type McpTransportHandle = Parameters<McpConnection["connect"]>[0] & {
+  sendRaw(text: string): Promise<void>;
+  readonly target: string;
+};
+
+export type TransportFactory = (session: CreateSessionBody, onConsole: (event: RelayConsoleEvent) => void) => McpTransportHandle;
+
+export type McpStatus = "idle" | "connecting" | "connected" | "closed";
+
+/** One line of the console pane: what the relay said, or what the connection reported. */
+export type ConsoleLine = RelayConsoleEvent | { readonly type: "note"; readonly text: string };
+
+const MAX_CONSOLE = 2_000;
+const CLIENT_INFO = { name: "patchbay", version: "0.1.0" };
+const emptyRow = (): NameValueRow => ({ name: "", value: "" });
+
+/** Connection form, server info, tools and the tool call of the MCP workbench; components only bind to it. */
+export class McpWorkbenchState {
+  transportChoice = $state<McpTransportChoice>("stdio");
+  command = $state("");
+  argsText = $state("");
+  envRows = $state<NameValueRow[]>([emptyRow()]);
+  url = $state("");
+  headerRows = $state<NameValueRow[]>([emptyRow()]);
+  requestedVersion = $state<string>(REQUESTABLE_VERSIONS[0]);
+
+  status = $state<McpStatus>("idle");
+  formError = $state<string | null>(null);
+  failure = $state.raw<ConnectFailure | null>(null);
+  info = $state.raw<ConnectResult | null>(null);
+  consoleLines = $state.raw<readonly ConsoleLine[]>([]);
+
+  tools = $state.raw<readonly Record<string, unknown>[]>([]);
+  toolsError = $state<string | null>(null);
+  toolFilter = $state("");
+  selectedName = $state<string | null>(null);
+  argsDraft = $state("{}");
+  calling = $state(false);
+  callError = $state<string | null>(null);
+  outcome = $state.raw<CallOutcome | null>(null);
+
+  /** False where the page's CSP keeps ajv from checking results (see page-compiler.ts). */
+  readonly checksResults: boolean;
+  readonly #open: TransportFactory;
+  readonly #compiler: ReturnType<typeof pageCompiler>["compiler"];
+  // Argument drafts per tool name, so switching tools loses no typing; not shown, so not reactive.
+  readonly #drafts: Record<string, string> = Object.create(null) as Record<string, string>;
+  #connection: McpConnection | undefined;
+  #transport: McpTransportHandle | undefined;
+  #abort: AbortController | undefined;
+
+  constructor(open: TransportFactory, compiler = pageCompiler()) {
+    this.#open = open;
+    this.#compiler = compiler.compiler;
+    this.checksResults = compiler.checksResults;
+  }
+
+  /** The open transport, for raw mode. */
+  get transport(): McpTransportHandle | undefined {
+    return this.status === "connected" ? this.#transport : undefined;
+  }
+
+  /** Tools whose name or title contains the filter text (case-insensitive). */
+  readonly filteredTools: readonly Record<string, unknown>[] = $derived.by(() => {
+    const q = this.toolFilter.trim().toLowerCase();
+    if (q === "") return this.tools;
+    return this.tools.filter((t) => [t.name, t.title].some((v) => typeof v === "string" && v.toLowerCase().includes(q)));
+  });
+
+  /** The selected tool's position in the filtered list, -1 when it is filtered out or none is selected. */
+  get selectedIndex(): number {
+    return this.filteredTools.findIndex((t) => t.name === this.selectedName);
+  }
+
+  get selectedTool(): Record<string, unknown> | undefined {
+    return this.tools.find((t) => t.name === this.selectedName);
+  }
+
+  /** The selected tool's inputSchema, for the editor's completion and diagnostics. */
+  get inputSchema(): object | undefined {
+    const schema = this.selectedTool?.inputSchema;
+    return isJsonObject(schema) ? schema : undefined;
+  }
+
+  addEnvRow(): void {
+    this.envRows.push(emptyRow());
+  }
+  addHeaderRow(): void {
+    this.headerRows.push(emptyRow());
+  }
+
+  async connect(): Promise<void> {
+    if (this.status === "connecting" || this.status === "connected") return;
+    const form = sessionBody({
+      transport: this.transportChoice,
+      command: this.command,
+      argsText: this.argsText,
+      envRows: this.envRows,
+      url: this.url,
+      headerRows: this.headerRows,
+    });
+    if (!form.ok) {
+      this.formError = form.error;
+      return;
+    }
+    this.formError = null;
+    this.failure = null;
+    this.info = null;
+    this.outcome = null;
+    this.tools = [];
+    this.selectedName = null;
+    this.consoleLines = [];
+    this.status = "connecting";
+    const transport = this.#open(form.body, (event) => this.#log(event));
+    const connection = new McpConnection({ compiler: this.#compiler });
+    connection.on("close", () => {
+      if (this.#connection !== connection) return;
+      this.#log({ type: "note", text: "connection closed" });
+      this.status = "closed";
+      this.#abort?.abort("the connection closed");
+    });
+    connection.on("error", (error) => this.#log({ type: "note", text: error.message }));
+    this.#connection = connection;
+    this.#transport = transport;
+    try {
+      this.info = await connection.connect(transport, { clientInfo: CLIENT_INFO, protocolVersion: this.requestedVersion });
+    } catch (error) {
+      if (this.#connection !== connection) return;
+      this.failure = error instanceof McpConnectError ? error.failure : { step: "initialize", message: (error as Error).message };
+      this.status = "idle";
+      this.#connection = undefined;
+      this.#transport = undefined;
+      return;
+    }
+    if (this.#connection !== connection) return;
+    this.status = "connected";
+    await this.refreshTools();
+  }
+
+  async disconnect(): Promise<void> {
+    const connection = this.#connection;
+    this.#abort?.abort("disconnected");
+    this.#connection = undefined;
+    this.#transport = undefined;
+    this.status = "idle";
+    await connection?.close().catch((error: unknown) => this.#log({ type: "note", text: `close failed: ${(error as Error).message}` }));
+  }
+
+  async refreshTools(): Promise<void> {
+    const connection = this.#connection;
+    if (!connection || !this.info) return;
+    if (!this.info.capabilities.tools) {
+      this.toolsError = "The server declares no tools capability.";
+      return;
+    }
+    try {
+      this.tools = await connection.listTools();
+      this.toolsError = null;
+    } catch (error) {
+      this.toolsError = `tools/list failed: ${(error as Error).message}`;
+    }
+  }
+
+  /** Selects the tool at `index` of the filtered list. */
+  select(index: number): void {
+    if (this.selectedName !== null) this.#drafts[this.selectedName] = this.argsDraft;
+    const name = this.filteredTools[index]?.name;
+    this.selectedName = typeof name === "string" ? name : null;
+    this.argsDraft = (typeof name === "string" ? this.#drafts[name] : undefined) ?? "{}";
+    this.outcome = null;
+    this.callError = null;
+  }
+
+  async send(): Promise<void> {
+    const connection = this.#connection;
+    const name = this.selectedTool?.name;
+    if (!connection || this.status !== "connected" || typeof name !== "string" || this.calling) return;
+    let args: unknown;
+    try {
+      args = this.argsDraft.trim() === "" ? {} : JSON.parse(this.argsDraft);
+    } catch (error) {
+      this.callError = `The arguments are not JSON: ${(error as Error).message}`;
+      return;
+    }
+    if (!isJsonObject(args)) {
+      this.callError = "The arguments must be a JSON object";
+      return;
+    }
+    this.callError = null;
+    this.outcome = null;
+    this.calling = true;
+    const abort = new AbortController();
+    this.#abort = abort;
+    try {
+      this.outcome = await connection.callTool(name, args, { signal: abort.signal });
+    } catch (error) {
+      this.callError = `tools/call failed: ${(error as Error).message}`;
+    } finally {
+      if (this.#abort === abort) this.#abort = undefined;
+      this.calling = false;
+    }
+  }
+
+  cancel(): void {
+    this.#abort?.abort("cancelled by the user");
+  }
+
+  #log(line: ConsoleLine): void {
+    const next = [...this.consoleLines, line];
+    this.consoleLines = next.length > MAX_CONSOLE ? next.slice(next.length - MAX_CONSOLE) : next;
+  }
+}

@@ -1,0 +1,83 @@
+import { expect, type Locator, type Page } from "@playwright/test";
+import { EditorPage } from "./editor-page.ts";
+
+/** The MCP workbench, reached through its tab; selectors by role, label and test id. */
+export class McpPage {
+  readonly page: Page;
+  readonly connection: Locator;
+  readonly transport: Locator;
+  readonly command: Locator;
+  readonly args: Locator;
+  readonly version: Locator;
+  readonly connectButton: Locator;
+  readonly state: Locator;
+  readonly negotiated: Locator;
+  readonly requested: Locator;
+  readonly tools: Locator;
+  readonly toolFilter: Locator;
+  readonly toolCount: Locator;
+  readonly argsEditor: EditorPage;
+  readonly send: Locator;
+  readonly outcome: Locator;
+  readonly outcomeRaw: Locator;
+  readonly content: Locator;
+  readonly rawMessage: Locator;
+  readonly sendRaw: Locator;
+  readonly rawFrames: Locator;
+  readonly failure: Locator;
+
+  constructor(page: Page) {
+    this.page = page;
+    this.connection = page.getByRole("form", { name: "MCP connection" });
+    this.transport = this.connection.getByLabel("Transport");
+    this.command = this.connection.getByLabel("Command");
+    this.args = this.connection.getByLabel("Arguments (one per line)");
+    this.version = this.connection.getByLabel("Requested protocol version");
+    this.connectButton = this.connection.getByRole("button", { name: /^(Connect|Connecting…|Disconnect)$/ });
+    this.state = page.getByTestId("mcp-state");
+    this.negotiated = page.getByTestId("mcp-negotiated-version");
+    this.requested = page.getByTestId("mcp-requested-version");
+    this.tools = page.getByRole("listbox", { name: "Tools" });
+    this.toolFilter = page.getByLabel("Filter tools");
+    this.toolCount = page.getByTestId("mcp-tool-count");
+    this.argsEditor = new EditorPage(page, "Arguments");
+    this.send = page.getByRole("form", { name: "Tool call" }).getByRole("button", { name: "Send" });
+    this.outcome = page.getByTestId("mcp-outcome");
+    this.outcomeRaw = page.getByTestId("mcp-outcome-raw");
+    this.content = page.getByRole("list", { name: "Result content" });
+    this.rawMessage = page.getByLabel("Raw message");
+    this.sendRaw = page.getByRole("button", { name: "Send raw" });
+    this.rawFrames = page.getByRole("list", { name: "Raw frames" });
+    this.failure = page.getByRole("alert", { name: "Connection failure" });
+  }
+
+  async open(url: string): Promise<void> {
+    await this.page.goto(url);
+    await this.page.getByRole("tab", { name: "MCP" }).click();
+    await expect(this.connectButton).toBeVisible();
+  }
+
+  async connectStdio(command: string, args: readonly string[], version?: string): Promise<void> {
+    await this.transport.selectOption("stdio");
+    await this.command.fill(command);
+    await this.args.fill(args.join("\n"));
+    if (version !== undefined) await this.version.selectOption(version);
+    await this.connectButton.click();
+  }
+
+  /** Filters the list down to the tool and selects it. */
+  async selectTool(name: string): Promise<void> {
+    await this.toolFilter.fill(name);
+    await this.tools.getByRole("option").filter({ hasText: new RegExp(`^${name}\\b`) }).first().click();
+    await expect(this.page.getByTestId("mcp-tool-name")).toHaveText(name);
+  }
+
+  /** Selects the tool, pastes the arguments and sends with the button, or with Ctrl/Cmd+Enter from the editor. */
+  async call(name: string, args: string, via: "button" | "keyboard" = "button"): Promise<void> {
+    await this.selectTool(name);
+    await this.argsEditor.waitReady();
+    await this.argsEditor.replaceText(args);
+    if (via === "button") await this.send.click();
+    else await this.page.keyboard.press("ControlOrMeta+Enter");
+  }
+}

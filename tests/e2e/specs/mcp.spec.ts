@@ -1,0 +1,52 @@
+import { join } from "node:path";
+import { ROOT } from "../app-info.ts";
+import { expect, test } from "../fixtures.ts";
+import { McpPage } from "../pages/mcp-page.ts";
+
+const EVERYTHING = join(ROOT, "node_modules/@modelcontextprotocol/server-everything/dist/index.js");
+
+test.describe("MCP workbench over the backend relay (stdio)", () => {
+  test("connects to server-everything, calls tools with each outcome named, and sends raw JSON-RPC", async ({ page, app }) => {
+    const mcp = new McpPage(page);
+    await mcp.open(app.url);
+    await mcp.connectStdio(process.execPath, [EVERYTHING, "stdio"], "2025-06-18");
+
+    await expect(mcp.state).toHaveText("connected", { timeout: 20_000 });
+    await expect(mcp.requested).toHaveText("2025-06-18");
+    await expect(mcp.negotiated).toHaveText("2025-06-18");
+    await expect(mcp.tools.getByRole("option").first()).toBeVisible();
+    await expect(mcp.toolCount).not.toHaveText("0");
+
+    await mcp.call("echo", '{"message":"hi"}');
+    await expect(mcp.outcome).toHaveText("Success");
+    await expect(mcp.content).toContainText("Echo: hi");
+    await expect(mcp.outcomeRaw).toContainText('"text": "Echo: hi"');
+
+    await mcp.call("get-sum", '{"a":"not a number","b":2}', "keyboard");
+    await expect(mcp.outcome).toHaveText("Tool error (isError: true)");
+    await expect(mcp.outcomeRaw).toContainText('"isError": true');
+
+    await mcp.rawMessage.fill('{"jsonrpc":"2.0","id":99,"method":"nope"}');
+    await mcp.sendRaw.click();
+    const frames = mcp.rawFrames.getByRole("listitem");
+    await expect(frames.first()).toContainText('"method":"nope"');
+    await expect(frames.filter({ hasText: /"id":\s*99/ }).filter({ hasText: /"error"/ })).toHaveCount(1);
+    await expect(frames.filter({ hasText: /-32601/ })).toHaveCount(1);
+
+    // Every frame reached Traffic too.
+    await page.getByRole("tab", { name: "Traffic" }).click();
+    const row = (name: RegExp) => page.getByRole("option", { name });
+    await expect(row(/sent mcp stdio:.* nope \d+ B/)).toHaveCount(1);
+    await expect(row(/received mcp stdio:.* error \d+ B/)).toHaveCount(1);
+    await expect(row(/sent mcp stdio:.* tools\/call \d+ B/)).toHaveCount(2);
+  });
+
+  test("a command that cannot start names the failed step", async ({ page, app }) => {
+    const mcp = new McpPage(page);
+    await mcp.open(app.url);
+    await mcp.connectStdio("/nonexistent/patchbay-no-such-server", []);
+    await expect(mcp.failure).toBeVisible({ timeout: 20_000 });
+    await expect(page.getByTestId("mcp-failed-step")).toHaveText("spawn");
+    await expect(mcp.state).toHaveText("idle");
+  });
+});
