@@ -21,6 +21,10 @@ export class McpPage {
   readonly outcome: Locator;
   readonly outcomeRaw: Locator;
   readonly content: Locator;
+  /** The worker's verdict on the result against the negotiated version's CallToolResult. */
+  readonly resultCheck: Locator;
+  /** The worker's verdict on structuredContent against the tool's outputSchema. */
+  readonly structuredCheck: Locator;
   readonly rawMessage: Locator;
   readonly sendRaw: Locator;
   readonly rawFrames: Locator;
@@ -45,6 +49,8 @@ export class McpPage {
     this.outcome = page.getByTestId("mcp-outcome");
     this.outcomeRaw = page.getByTestId("mcp-outcome-raw");
     this.content = page.getByRole("list", { name: "Result content" });
+    this.resultCheck = page.getByTestId("mcp-check-result");
+    this.structuredCheck = page.getByTestId("mcp-check-structured-content");
     this.rawMessage = page.getByLabel("Raw message");
     this.sendRaw = page.getByRole("button", { name: "Send raw" });
     this.rawFrames = page.getByRole("list", { name: "Raw frames" });

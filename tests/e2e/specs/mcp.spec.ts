@@ -21,10 +21,22 @@ test.describe("MCP workbench over the backend relay (stdio)", () => {
     await expect(mcp.outcome).toHaveText("Success");
     await expect(mcp.content).toContainText("Echo: hi");
     await expect(mcp.outcomeRaw).toContainText('"text": "Echo: hi"');
+    // Checked in the validation worker: the page's CSP keeps ajv off the page.
+    await expect(mcp.resultCheck).toHaveText("Result checked against MCP 2025-06-18: valid");
+    await expect(mcp.structuredCheck).toHaveCount(0);
+    await expect(page.getByText("Results are not checked")).toHaveCount(0);
+
+    await mcp.call("get-structured-content", '{"location":"Chicago"}');
+    await expect(mcp.outcome).toHaveText("Success");
+    await expect(mcp.outcomeRaw).toContainText('"conditions": "Light rain / drizzle"');
+    await expect(mcp.resultCheck).toHaveText("Result checked against MCP 2025-06-18: valid");
+    await expect(mcp.structuredCheck).toHaveText("structuredContent checked against the tool's outputSchema: valid");
 
     await mcp.call("get-sum", '{"a":"not a number","b":2}', "keyboard");
     await expect(mcp.outcome).toHaveText("Tool error (isError: true)");
     await expect(mcp.outcomeRaw).toContainText('"isError": true');
+    await expect(mcp.resultCheck).toHaveText("Result checked against MCP 2025-06-18: valid");
+    await expect(mcp.structuredCheck).toHaveCount(0);
 
     await mcp.rawMessage.fill('{"jsonrpc":"2.0","id":99,"method":"nope"}');
     await mcp.sendRaw.click();
@@ -38,7 +50,7 @@ test.describe("MCP workbench over the backend relay (stdio)", () => {
     const row = (name: RegExp) => page.getByRole("option", { name });
     await expect(row(/sent mcp stdio:.* nope \d+ B/)).toHaveCount(1);
     await expect(row(/received mcp stdio:.* error \d+ B/)).toHaveCount(1);
-    await expect(row(/sent mcp stdio:.* tools\/call \d+ B/)).toHaveCount(2);
+    await expect(row(/sent mcp stdio:.* tools\/call \d+ B/)).toHaveCount(3);
   });
 
   test("a command that cannot start names the failed step", async ({ page, app }) => {

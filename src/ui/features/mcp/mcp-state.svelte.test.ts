@@ -5,6 +5,9 @@ import { linked, rawServer, toolServer, WireError } from "../../../core/mcp/test
 import { McpWorkbenchState, type TransportFactory } from "./mcp-state.svelte.ts";
 import { pageCompiler } from "./page-compiler.ts";
 import { memoryHandle, relayHandle } from "./test-transports.ts";
+import { createValidationEngine } from "../../../core/packs/index.ts";
+import { ValidationClient } from "../validate/validation-client.ts";
+import { inProcessWorker } from "../validate/fake-worker.ts";
 
 type Server = Parameters<typeof linked>[0];
 
@@ -152,5 +155,49 @@ describe("McpWorkbenchState tool calls", () => {
     bench.toolFilter = "zzz";
     expect(bench.selectedIndex).toBe(-1);
     expect(bench.selectedTool?.name).toBe("echo");
+  });
+
+  it("checks a result in the validation worker while the connection's own checks are off", async () => {
+    const transport = memoryHandle(await linked(toolServer()));
+    const checker = new ValidationClient(() => inProcessWorker(createValidationEngine));
+    const bench = new McpWorkbenchState(() => transport, pageCompiler(false), checker);
+    bench.command = "srv";
+    await bench.connect();
+    expect(bench.checksInWorker).toBe(true);
+    selectByName(bench, "add");
+    bench.argsDraft = '{"a":1,"b":2}';
+    await bench.send();
+    expect(bench.outcome?.kind).toBe("success");
+    expect(bench.resultCheck).toEqual({ status: "checking" });
+    await expect.poll(() => bench.resultCheck?.status).toBe("done");
+    const version = bench.info?.negotiatedVersion ?? "";
+    expect(bench.resultCheck).toEqual({
+      status: "done",
+      parts: [
+        { id: "result", label: `Result checked against MCP ${version}`, issues: [] },
+        { id: "structured-content", label: "structuredContent checked against the tool's outputSchema", issues: [] },
+      ],
+    });
+    selectByName(bench, "echo");
+    expect(bench.resultCheck).toBeNull();
+  });
+
+  it("reports a check the worker could not make, and drops a check overtaken by another call", async () => {
+    const transport = memoryHandle(await linked(toolServer()));
+    const checker = new ValidationClient(() => inProcessWorker(createValidationEngine));
+    const bench = new McpWorkbenchState(() => transport, pageCompiler(false), checker);
+    bench.command = "srv";
+    await bench.connect();
+    selectByName(bench, "echo");
+    bench.argsDraft = '{"message":"hi"}';
+    await bench.send();
+    checker.dispose();
+    await expect.poll(() => bench.resultCheck?.status).toBe("failed");
+    expect(bench.resultCheck).toMatchObject({ message: expect.stringContaining("The result could not be checked: ") as string });
+    await bench.send();
+    const first = bench.resultCheck;
+    await bench.send();
+    expect(bench.resultCheck).not.toBe(first);
+    await expect.poll(() => bench.resultCheck?.status).toBe("done");
   });
 });

@@ -9,6 +9,7 @@ import {
   type RelayConsoleEvent,
 } from "../../../core/mcp/index.ts";
 import { pageCompiler } from "./page-compiler.ts";
+import { checkable, checkResult, type ResultCheck, type ResultChecker } from "./result-check.ts";
 import { type McpTransportChoice, type NameValueRow, REQUESTABLE_VERSIONS, sessionBody } from "./connect-form.ts";
 
 /** A transport the workbench can also push raw text through; `target` names its frames in the wire log. */
@@ -52,9 +53,15 @@ export class McpWorkbenchState {
   calling = $state(false);
   callError = $state<string | null>(null);
   outcome = $state.raw<CallOutcome | null>(null);
+  /** The latest outcome's result as the validation worker judged it; null when not checked. */
+  resultCheck = $state.raw<ResultCheck | null>(null);
 
   /** False where the page's CSP keeps ajv from checking results (see page-compiler.ts). */
   readonly checksResults: boolean;
+  /** True when results are checked in the validation worker after each call. */
+  readonly checksInWorker: boolean;
+  readonly #checker: ResultChecker | undefined;
+  #checkRun = 0;
   readonly #open: TransportFactory;
   readonly #compiler: ReturnType<typeof pageCompiler>["compiler"];
   // Argument drafts per tool name, so switching tools loses no typing; not shown, so not reactive.
@@ -63,10 +70,12 @@ export class McpWorkbenchState {
   #transport: McpTransportHandle | undefined;
   #abort: AbortController | undefined;
 
-  constructor(open: TransportFactory, compiler = pageCompiler()) {
+  constructor(open: TransportFactory, compiler = pageCompiler(), checker?: ResultChecker) {
     this.#open = open;
     this.#compiler = compiler.compiler;
     this.checksResults = compiler.checksResults;
+    this.#checker = checker;
+    this.checksInWorker = checker !== undefined;
   }
 
   /** The open transport, for raw mode. */
@@ -120,7 +129,7 @@ export class McpWorkbenchState {
     this.formError = null;
     this.failure = null;
     this.info = null;
-    this.outcome = null;
+    this.#setOutcome(null);
     this.tools = [];
     this.selectedName = null;
     this.consoleLines = [];
@@ -181,7 +190,7 @@ export class McpWorkbenchState {
     const name = this.filteredTools[index]?.name;
     this.selectedName = typeof name === "string" ? name : null;
     this.argsDraft = (typeof name === "string" ? this.#drafts[name] : undefined) ?? "{}";
-    this.outcome = null;
+    this.#setOutcome(null);
     this.callError = null;
   }
 
@@ -201,18 +210,44 @@ export class McpWorkbenchState {
       return;
     }
     this.callError = null;
-    this.outcome = null;
+    this.#setOutcome(null);
     this.calling = true;
+    const tool = this.selectedTool;
+    const version = this.info?.negotiatedVersion;
     const abort = new AbortController();
     this.#abort = abort;
     try {
-      this.outcome = await connection.callTool(name, args, { signal: abort.signal });
+      const outcome = await connection.callTool(name, args, { signal: abort.signal });
+      this.#setOutcome(outcome);
+      if (version !== undefined) void this.#check(outcome, version, name, tool);
     } catch (error) {
       this.callError = `tools/call failed: ${(error as Error).message}`;
     } finally {
       if (this.#abort === abort) this.#abort = undefined;
       this.calling = false;
     }
+  }
+
+  /** A new outcome (or none) drops the check of the previous one, even one still running. */
+  #setOutcome(outcome: CallOutcome | null): void {
+    this.#checkRun++;
+    this.outcome = outcome;
+    this.resultCheck = null;
+  }
+
+  async #check(outcome: CallOutcome, version: string, name: string, tool: Record<string, unknown> | undefined): Promise<void> {
+    const checker = this.#checker;
+    if (!checker || !checkable(outcome)) return;
+    const run = this.#checkRun;
+    this.resultCheck = { status: "checking" };
+    const schemas = tool && { inputSchema: tool.inputSchema, outputSchema: tool.outputSchema };
+    let check: ResultCheck;
+    try {
+      check = { status: "done", parts: await checkResult(checker, outcome.result, version, name, schemas) };
+    } catch (error) {
+      check = { status: "failed", message: `The result could not be checked: ${(error as Error).message}` };
+    }
+    if (run === this.#checkRun) this.resultCheck = check;
   }
 
   cancel(): void {

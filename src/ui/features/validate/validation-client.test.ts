@@ -45,6 +45,9 @@ describe("ValidationClient", () => {
     expect((await client.detail(0, { packId: "mcp/test", kindId: "fault" })).verdict.overridden).toBe(true);
     expect((await client.catalog()).map((p) => p.id)).toEqual(["mcp/test"]);
     expect((await client.exportReport()).messages).toBe(2);
+    const schema = { type: "object", properties: { n: { type: "integer" } } };
+    expect(await client.checkSchema(schema, { n: 1 }, "/s", "2020-12")).toEqual([]);
+    expect((await client.checkSchema(schema, { n: "x" }, "/s", "2020-12")).map((i) => i.pointer)).toEqual(["/s/n"]);
     await expect(client.detail(5)).rejects.toThrow("No validated message #5");
   });
 

@@ -1,4 +1,4 @@
-import type { Override, Verdict } from "../../../core/validation/types.ts";
+import type { Issue, Override, SchemaDraft, Verdict } from "../../../core/validation/types.ts";
 import {
   isWorkerEvent,
   type ExportedReport,
@@ -154,6 +154,11 @@ export class ValidationClient {
 
   catalog(): Promise<PackInfo[]> {
     return this.#ask<"catalog">({ type: "catalog" });
+  }
+
+  /** `value` against a peer-supplied schema, compiled in the worker (the page may not generate code). */
+  checkSchema(schema: unknown, value: unknown, pointer: string, draft: SchemaDraft): Promise<Issue[]> {
+    return this.#ask<"check-schema">({ type: "check-schema", schema, value, pointer, draft });
   }
 
   dispose(): void {

@@ -1,7 +1,7 @@
 // The messages between the Validate workbench and its worker. Types only (plus one guard), so the
 // page can import this without pulling the engine, ajv or the packs into its bundle.
 import type { BatchSummary, ReportInput } from "../../../core/validation/report.ts";
-import type { Family, Override, PackSource, SchemaDraft, Verdict, VerdictStatus } from "../../../core/validation/types.ts";
+import type { Family, Issue, Override, PackSource, SchemaDraft, Verdict, VerdictStatus } from "../../../core/validation/types.ts";
 
 /** One thing to validate: pasted text, or a file the worker reads itself (no big string on the page). */
 export type RunInput = { readonly name: string; readonly text: string } | { readonly name: string; readonly blob: Blob };
@@ -56,6 +56,7 @@ export interface ReplyValues {
   "validate-one": Verdict;
   export: ExportedReport;
   catalog: PackInfo[];
+  "check-schema": Issue[];
 }
 
 export type QueryKind = keyof ReplyValues;
@@ -64,7 +65,16 @@ export type Query =
   | { readonly type: "detail"; readonly id: number; readonly index: number; readonly override?: Override }
   | { readonly type: "validate-one"; readonly id: number; readonly text: string; readonly override?: Override }
   | { readonly type: "export"; readonly id: number }
-  | { readonly type: "catalog"; readonly id: number };
+  | { readonly type: "catalog"; readonly id: number }
+  /** `value` against a schema from the traffic (a tool's outputSchema); `draft` applies when it names none. */
+  | {
+      readonly type: "check-schema";
+      readonly id: number;
+      readonly schema: unknown;
+      readonly value: unknown;
+      readonly pointer: string;
+      readonly draft: SchemaDraft;
+    };
 
 export type WorkerRequest =
   | { readonly type: "run"; readonly run: number; readonly inputs: readonly RunInput[] }

@@ -90,6 +90,19 @@ describe("ValidationRunner", () => {
     expect(h.reply(6)).toMatchObject({ ok: false, message: expect.stringContaining("#99") as string });
   });
 
+  it("checks a value against a peer-supplied schema, in the schema's draft or the one given", async () => {
+    const h = harness();
+    const schema = { type: "object", required: ["temp"], properties: { temp: { type: "number" } } };
+    await h.runner.handle({ type: "check-schema", id: 1, schema, value: { temp: 21.5 }, pointer: "/structuredContent", draft: "2020-12" });
+    expect(h.reply(1)).toEqual({ type: "reply", id: 1, ok: true, value: [] });
+    await h.runner.handle({ type: "check-schema", id: 2, schema, value: { temp: "warm" }, pointer: "/structuredContent", draft: "draft-07" });
+    const bad = h.reply(2);
+    if (bad?.type !== "reply" || !bad.ok) throw new Error("no answer");
+    expect(bad.value).toEqual([expect.objectContaining({ pointer: "/structuredContent/temp", severity: "error", source: "tool-schema" })]);
+    await h.runner.handle({ type: "check-schema", id: 3, schema: "not a schema", value: 1, pointer: "", draft: "draft-07" });
+    expect(h.reply(3)).toMatchObject({ ok: true, value: [{ severity: "warning", message: expect.stringContaining("not an object") as string }] });
+  });
+
   it("stops at the next slice when cancelled, keeping what was validated", async () => {
     const ref: { runner?: ValidationRunner } = {};
     const h = harness(testEngine, {

@@ -100,6 +100,8 @@ export class ValidationRunner {
         return this.#export();
       case "catalog":
         return this.#catalog();
+      case "check-schema":
+        return this.#ready.compiler.checkDynamic(query.schema, query.value, query.pointer, query.draft);
     }
   }
 
