@@ -49,6 +49,14 @@ export class BackendClient {
     this.#base = options.baseUrl ?? "";
   }
 
+  /**
+   * Where and how to reach the backend directly, for transports that stream rather than call
+   * (the MCP relay). `baseUrl` is empty for the page's own origin.
+   */
+  connection(): { readonly baseUrl: string; readonly token: string } {
+    return { baseUrl: this.#base, token: this.#token };
+  }
+
   /** Perform an API call and decode its JSON; errors become BackendError with the server's code. */
   async call<T>(method: string, path: string, body?: unknown): Promise<T> {
     const headers: Record<string, string> = { authorization: `Bearer ${this.#token}` };
