@@ -100,6 +100,7 @@ stage("bundle budget", "node", ["scripts/budget.mjs"]);
 // Prints throughput and the ratio to the JSON.parse + ajv floor; fails only if the run breaks.
 stage("benchmark: bulk validation", "node", ["bench/run.mjs", "validate", "--rounds", "3"]);
 stage("benchmark: fisk-ai tool call", "node", ["bench/run.mjs", "fisk-tool-call"]);
+stage("benchmark: MCP relay overhead", "node", ["bench/run.mjs", "mcp-relay"]);
 stage("end-to-end (Playwright, Chromium)", "npx", ["playwright", "test", "-c", "tests/e2e/playwright.config.ts"], playwrightCounts(join(REPORTS, "e2e.json")));
 
 process.stdout.write("\n━━ summary ━━\n");
