@@ -29,6 +29,8 @@ export class McpPage {
   readonly sendRaw: Locator;
   readonly rawFrames: Locator;
   readonly failure: Locator;
+  /** The dialog that answers a server's elicitation request. */
+  readonly elicitation: Locator;
 
   constructor(page: Page) {
     this.page = page;
@@ -55,6 +57,7 @@ export class McpPage {
     this.sendRaw = page.getByRole("button", { name: "Send raw" });
     this.rawFrames = page.getByRole("list", { name: "Raw frames" });
     this.failure = page.getByRole("alert", { name: "Connection failure" });
+    this.elicitation = page.getByRole("dialog", { name: "The server asks for input" });
   }
 
   async open(url: string): Promise<void> {

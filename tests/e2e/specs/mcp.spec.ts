@@ -53,6 +53,42 @@ test.describe("MCP workbench over the backend relay (stdio)", () => {
     await expect(row(/sent mcp stdio:.* tools\/call \d+ B/)).toHaveCount(3);
   });
 
+  test("answers the server's elicitation request from a generated form", async ({ page, app }) => {
+    const mcp = new McpPage(page);
+    await mcp.open(app.url);
+    await mcp.connectStdio(process.execPath, [EVERYTHING, "stdio"], "2025-06-18");
+    await expect(mcp.state).toHaveText("connected", { timeout: 20_000 });
+
+    // The server asks for input mid-call; the dialog's answer completes the call.
+    await mcp.call("trigger-elicitation-request", "{}");
+    await expect(mcp.elicitation).toBeVisible();
+    await expect(mcp.elicitation).toContainText("Please provide inputs for the following fields:");
+    await expect(mcp.elicitation.getByLabel("String with default")).toHaveValue("It was a dark and stormy night.");
+    await expect(mcp.elicitation.getByLabel("Integer", { exact: true })).toHaveValue("42");
+    await mcp.elicitation.getByRole("button", { name: "Accept" }).click();
+    await expect(mcp.elicitation.getByText("Required", { exact: true })).toBeVisible();
+    await mcp.elicitation.getByRole("textbox", { name: "String", exact: true }).fill("Ada Lovelace");
+    await mcp.elicitation.getByLabel("Boolean").check();
+    await mcp.elicitation.getByLabel("String with email format").fill("ada@example.com");
+    await mcp.elicitation.getByLabel("Integer", { exact: true }).fill("7");
+    await mcp.elicitation.getByLabel("Legacy Titled Single Select Enum").selectOption({ label: "Dogs" });
+    await mcp.elicitation.getByRole("button", { name: "Accept" }).click();
+    await expect(mcp.elicitation).toHaveCount(0);
+    await expect(mcp.outcome).toHaveText("Success");
+    await expect(mcp.content).toContainText("- Name: Ada Lovelace");
+    await expect(mcp.content).toContainText("- Agreed to terms: true");
+    await expect(mcp.content).toContainText("- Email: ada@example.com");
+    await expect(mcp.content).toContainText("- Favorite Integer: 7");
+    await expect(mcp.outcomeRaw).toContainText('\\"legacyTitledEnum\\": \\"pet-2\\"');
+
+    // Escape answers "cancel", and the tool says so.
+    await mcp.call("trigger-elicitation-request", "{}");
+    await expect(mcp.elicitation).toBeVisible();
+    await page.keyboard.press("Escape");
+    await expect(mcp.elicitation).toHaveCount(0);
+    await expect(mcp.content).toContainText("User cancelled the elicitation dialog.");
+  });
+
   test("a command that cannot start names the failed step", async ({ page, app }) => {
     const mcp = new McpPage(page);
     await mcp.open(app.url);

@@ -8,6 +8,7 @@ import {
   McpConnection,
   type RelayConsoleEvent,
 } from "../../../core/mcp/index.ts";
+import { ElicitationState } from "./elicitation-state.svelte.ts";
 import { pageCompiler } from "./page-compiler.ts";
 import { checkable, checkResult, type ResultCheck, type ResultChecker } from "./result-check.ts";
 import { type McpTransportChoice, type NameValueRow, REQUESTABLE_VERSIONS, sessionBody } from "./connect-form.ts";
@@ -55,6 +56,8 @@ export class McpWorkbenchState {
   outcome = $state.raw<CallOutcome | null>(null);
   /** The latest outcome's result as the validation worker judged it; null when not checked. */
   resultCheck = $state.raw<ResultCheck | null>(null);
+  /** Form-mode elicitation requests from the server, answered in a dialog. */
+  readonly elicitation = new ElicitationState();
 
   /** False where the page's CSP keeps ajv from checking results (see page-compiler.ts). */
   readonly checksResults: boolean;
@@ -141,12 +144,18 @@ export class McpWorkbenchState {
       this.#log({ type: "note", text: "connection closed" });
       this.status = "closed";
       this.#abort?.abort("the connection closed");
+      this.elicitation.clear();
     });
     connection.on("error", (error) => this.#log({ type: "note", text: error.message }));
     this.#connection = connection;
     this.#transport = transport;
     try {
-      this.info = await connection.connect(transport, { clientInfo: CLIENT_INFO, protocolVersion: this.requestedVersion });
+      this.info = await connection.connect(transport, {
+        clientInfo: CLIENT_INFO,
+        protocolVersion: this.requestedVersion,
+        capabilities: { elicitation: true },
+        handlers: { elicitation: this.elicitation.handle },
+      });
     } catch (error) {
       if (this.#connection !== connection) return;
       this.failure = error instanceof McpConnectError ? error.failure : { step: "initialize", message: (error as Error).message };
@@ -163,6 +172,7 @@ export class McpWorkbenchState {
   async disconnect(): Promise<void> {
     const connection = this.#connection;
     this.#abort?.abort("disconnected");
+    this.elicitation.clear();
     this.#connection = undefined;
     this.#transport = undefined;
     this.status = "idle";
