@@ -23,6 +23,23 @@ export function expectFaithful(text: string, packId?: string): void {
 }
 
 /**
+ * No peer's handler failed, and every fisk-ai message the peers sent passes `expectFaithful`.
+ * Returns how many were checked, so a test can insist the sweep was not empty.
+ */
+export function expectPeersFaithful(peers: readonly { readonly failures: readonly string[]; readonly sent: readonly { kind: string; text: string }[] }[], packId?: string): number {
+  let checked = 0;
+  for (const p of peers) {
+    expect(p.failures).toEqual([]);
+    for (const r of p.sent) {
+      if (r.kind !== "fisk-ai") continue;
+      expectFaithful(r.text, packId);
+      checked++;
+    }
+  }
+  return checked;
+}
+
+/**
  * Every message of one reply set is valid, starts with the header in order, echoes `request` and
  * `conversation`, comes from `identity` to `caller`, numbers from 1 without gaps, and only the
  * last carries the final header.
