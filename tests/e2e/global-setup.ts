@@ -11,8 +11,11 @@ import { APP_INFO_ENV, CHROMIUM, ROOT, type AppInfo } from "./app-info.ts";
  */
 export default async function globalSetup(): Promise<() => Promise<void>> {
   if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM}: apt-get install chromium`);
-  const cli = join(ROOT, "dist/server/cli.js");
-  if (!existsSync(cli) || !existsSync(join(ROOT, "dist/client/index.html"))) {
+  // PATCHBAY_E2E_BUILD names another folder holding package.json, node_modules and dist/, so
+  // parallel developers can each test their own build.
+  const buildRoot = process.env["PATCHBAY_E2E_BUILD"] ?? ROOT;
+  const cli = join(buildRoot, "dist/server/cli.js");
+  if (!existsSync(cli) || !existsSync(join(buildRoot, "dist/client/index.html"))) {
     throw new Error("The app is not built: run `npm run build` (npm test does this) before the e2e suite");
   }
   const workspace = mkdtempSync(join(tmpdir(), "patchbay-e2e-ws-"));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { argsFromText, type ConnectFormValues, rowsToRecord, sessionBody } from "./connect-form.ts";
+import { argsFromText, type ConnectFormValues, rowsToRecord, secondsToMs, sessionBody } from "./connect-form.ts";
 
 const base: ConnectFormValues = { transport: "stdio", command: "node", argsText: "", envRows: [], url: "", headerRows: [] };
 
@@ -29,5 +29,16 @@ describe("sessionBody", () => {
     expect(sessionBody({ ...base, transport: "streamable-http", url: "ftp://x" })).toEqual({ ok: false, error: "The server URL must start with http:// or https://" });
     expect(sessionBody({ ...base, transport: "streamable-http", url: "not a url" })).toEqual({ ok: false, error: '"not a url" is not a URL' });
     expect(sessionBody({ ...base, command: "" })).toEqual({ ok: false, error: "Give the command that starts the server" });
+  });
+
+  it("keeps the legacy SSE transport for an SSE URL", () => {
+    expect(sessionBody({ ...base, transport: "sse", url: "http://127.0.0.1:3001/sse" })).toEqual({ ok: true, body: { transport: "sse", url: "http://127.0.0.1:3001/sse" } });
+  });
+
+  it("reads time limits in seconds and refuses what is not a sensible number", () => {
+    expect(secondsToMs("2.5", "The connect timeout")).toEqual({ ms: 2500 });
+    for (const bad of ["", "0", "-1", "abc", "1e9", "Infinity"]) {
+      expect(secondsToMs(bad, "The connect timeout")).toEqual({ error: "The connect timeout must be a number of seconds between 0 and 86400" });
+    }
   });
 });

@@ -1,6 +1,6 @@
 import type { CreateSessionBody } from "../../../core/mcp/index.ts";
 
-export type McpTransportChoice = "stdio" | "streamable-http";
+export type McpTransportChoice = "stdio" | "streamable-http" | "sse";
 
 /** Versions the console can request in initialize, newest first. */
 export const REQUESTABLE_VERSIONS = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"] as const;
@@ -62,5 +62,14 @@ export function sessionBody(form: ConnectFormValues): FormResult {
   if (parsed.protocol !== "http:" && parsed.protocol !== "https:") return { ok: false, error: "The server URL must start with http:// or https://" };
   const headers = rowsToRecord(form.headerRows, "Header");
   if ("error" in headers) return { ok: false, error: headers.error };
-  return { ok: true, body: { transport: "streamable-http", url, ...(Object.keys(headers.record).length > 0 ? { headers: headers.record } : {}) } };
+  return { ok: true, body: { transport: form.transport, url, ...(Object.keys(headers.record).length > 0 ? { headers: headers.record } : {}) } };
+}
+
+/** Seconds typed in the form to milliseconds, or why not: a positive number up to a day. */
+export function secondsToMs(text: string, what: string): { ms: number } | { error: string } {
+  const seconds = Number(text.trim());
+  if (text.trim() === "" || !Number.isFinite(seconds) || seconds <= 0 || seconds > 86_400) {
+    return { error: `${what} must be a number of seconds between 0 and 86400` };
+  }
+  return { ms: Math.round(seconds * 1000) };
 }

@@ -65,7 +65,7 @@ describe("McpWorkbenchState elicitation", () => {
   it("advertises elicitation; a tool's request shows, and the answer completes the call", async () => {
     const transport = memoryHandle(await linked(toolServer()));
     const bench = new McpWorkbenchState(() => transport, pageCompiler(true));
-    bench.command = "srv";
+    bench.form.command = "srv";
     await bench.connect();
     bench.toolFilter = "confirm";
     bench.select(bench.filteredTools.findIndex((t) => t.name === "confirm"));
@@ -84,7 +84,7 @@ describe("McpWorkbenchState elicitation", () => {
   it("cancels a waiting request when the user disconnects", async () => {
     const transport = memoryHandle(await linked(toolServer()));
     const bench = new McpWorkbenchState(() => transport, pageCompiler(true));
-    bench.command = "srv";
+    bench.form.command = "srv";
     await bench.connect();
     const answer = bench.elicitation.handle(request());
     await bench.disconnect();

@@ -21,7 +21,7 @@ async function benchFor(server: Server, onOpen?: (onConsole: (e: RelayConsoleEve
     return transport;
   };
   const bench = new McpWorkbenchState(open, pageCompiler(true));
-  bench.command = "srv";
+  bench.form.command = "srv";
   return { bench, seen, transport };
 }
 
@@ -41,7 +41,7 @@ function selectByName(bench: McpWorkbenchState, name: string): void {
 describe("McpWorkbenchState connecting", () => {
   it("refuses an incomplete form without opening anything", async () => {
     const { bench, seen } = await benchFor(toolServer());
-    bench.command = "  ";
+    bench.form.command = "  ";
     await bench.connect();
     expect(bench.formError).toBe("Give the command that starts the server");
     expect(seen).toEqual([]);
@@ -50,9 +50,9 @@ describe("McpWorkbenchState connecting", () => {
 
   it("asks for the chosen session and version, then shows info and the tools", async () => {
     const { bench, seen } = await benchFor(toolServer());
-    bench.argsText = "a b\n\n--flag\n";
-    bench.envRows = [{ name: "TOKEN", value: "x" }];
-    bench.requestedVersion = "2024-11-05";
+    bench.form.argsText = "a b\n\n--flag\n";
+    bench.form.envRows = [{ name: "TOKEN", value: "x" }];
+    bench.form.requestedVersion = "2024-11-05";
     await bench.connect();
     expect(seen).toEqual([{ transport: "stdio", command: "srv", args: ["a b", "--flag"], env: { TOKEN: "x" } }]);
     expect(bench.status).toBe("connected");
@@ -66,7 +66,7 @@ describe("McpWorkbenchState connecting", () => {
   it("names the failed step and keeps the raw answer when the relay cannot spawn", async () => {
     const relay = fakeRelay({ create: Response.json({ error: { code: "spawn_failed", message: "spawn srv ENOENT" } }, { status: 502 }) });
     const bench = new McpWorkbenchState(() => relayHandle(relay).transport, pageCompiler(true));
-    bench.command = "srv";
+    bench.form.command = "srv";
     await bench.connect();
     expect(bench.status).toBe("idle");
     expect(bench.failure?.step).toBe("spawn");
@@ -161,7 +161,7 @@ describe("McpWorkbenchState tool calls", () => {
     const transport = memoryHandle(await linked(toolServer()));
     const checker = new ValidationClient(() => inProcessWorker(createValidationEngine));
     const bench = new McpWorkbenchState(() => transport, pageCompiler(false), checker);
-    bench.command = "srv";
+    bench.form.command = "srv";
     await bench.connect();
     expect(bench.checksInWorker).toBe(true);
     selectByName(bench, "add");
@@ -186,7 +186,7 @@ describe("McpWorkbenchState tool calls", () => {
     const transport = memoryHandle(await linked(toolServer()));
     const checker = new ValidationClient(() => inProcessWorker(createValidationEngine));
     const bench = new McpWorkbenchState(() => transport, pageCompiler(false), checker);
-    bench.command = "srv";
+    bench.form.command = "srv";
     await bench.connect();
     selectByName(bench, "echo");
     bench.argsDraft = '{"message":"hi"}';

@@ -11,7 +11,7 @@ import {
 import { ElicitationState } from "./elicitation-state.svelte.ts";
 import { pageCompiler } from "./page-compiler.ts";
 import { checkable, checkResult, type ResultCheck, type ResultChecker } from "./result-check.ts";
-import { type McpTransportChoice, type NameValueRow, REQUESTABLE_VERSIONS, sessionBody } from "./connect-form.ts";
+import { ConnectFormState } from "./connect-form-state.svelte.ts";
 
 /** A transport the workbench can also push raw text through; `target` names its frames in the wire log. */
 export type McpTransportHandle = Parameters<McpConnection["connect"]>[0] & {
@@ -28,17 +28,12 @@ export type ConsoleLine = RelayConsoleEvent | { readonly type: "note"; readonly 
 
 const MAX_CONSOLE = 2_000;
 const CLIENT_INFO = { name: "patchbay", version: "0.1.0" };
-const emptyRow = (): NameValueRow => ({ name: "", value: "" });
 
 /** Connection form, server info, tools and the tool call of the MCP workbench; components only bind to it. */
 export class McpWorkbenchState {
-  transportChoice = $state<McpTransportChoice>("stdio");
-  command = $state("");
-  argsText = $state("");
-  envRows = $state<NameValueRow[]>([emptyRow()]);
-  url = $state("");
-  headerRows = $state<NameValueRow[]>([emptyRow()]);
-  requestedVersion = $state<string>(REQUESTABLE_VERSIONS[0]);
+  readonly form = new ConnectFormState();
+  /** The request time limit of the open connection, from the form when it connected. */
+  requestTimeoutMs = $state(60_000);
 
   status = $state<McpStatus>("idle");
   formError = $state<string | null>(null);
@@ -108,27 +103,20 @@ export class McpWorkbenchState {
     return isJsonObject(schema) ? schema : undefined;
   }
 
-  addEnvRow(): void {
-    this.envRows.push(emptyRow());
-  }
-  addHeaderRow(): void {
-    this.headerRows.push(emptyRow());
+  /** The open connection, for panels that list or read more than tools. */
+  get connection(): McpConnection | undefined {
+    return this.status === "connected" ? this.#connection : undefined;
   }
 
   async connect(): Promise<void> {
     if (this.status === "connecting" || this.status === "connected") return;
-    const form = sessionBody({
-      transport: this.transportChoice,
-      command: this.command,
-      argsText: this.argsText,
-      envRows: this.envRows,
-      url: this.url,
-      headerRows: this.headerRows,
-    });
+    const form = this.form.build();
     if (!form.ok) {
       this.formError = form.error;
       return;
     }
+    const { body, protocolVersion, connectTimeoutMs, requestTimeoutMs } = form.request;
+    this.requestTimeoutMs = requestTimeoutMs;
     this.formError = null;
     this.failure = null;
     this.info = null;
@@ -137,7 +125,7 @@ export class McpWorkbenchState {
     this.selectedName = null;
     this.consoleLines = [];
     this.status = "connecting";
-    const transport = this.#open(form.body, (event) => this.#log(event));
+    const transport = this.#open(body, (event) => this.#log(event));
     const connection = new McpConnection({ compiler: this.#compiler });
     connection.on("close", () => {
       if (this.#connection !== connection) return;
@@ -152,7 +140,8 @@ export class McpWorkbenchState {
     try {
       this.info = await connection.connect(transport, {
         clientInfo: CLIENT_INFO,
-        protocolVersion: this.requestedVersion,
+        protocolVersion,
+        timeoutMs: connectTimeoutMs,
         capabilities: { elicitation: true },
         handlers: { elicitation: this.elicitation.handle },
       });
@@ -227,7 +216,7 @@ export class McpWorkbenchState {
     const abort = new AbortController();
     this.#abort = abort;
     try {
-      const outcome = await connection.callTool(name, args, { signal: abort.signal });
+      const outcome = await connection.callTool(name, args, { signal: abort.signal, timeoutMs: this.requestTimeoutMs });
       this.#setOutcome(outcome);
       if (version !== undefined) void this.#check(outcome, version, name, tool);
     } catch (error) {
