@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { capOutput } from "./output-cap.ts";
+import { capOutput, OutputCollector } from "./output-cap.ts";
 
 const bytes = (text: string): Uint8Array => new TextEncoder().encode(text);
 
@@ -24,5 +24,20 @@ describe("capOutput", () => {
     const out = capOutput(bytes("é".repeat(1000)), 101);
     expect(out.text).not.toContain("\uFFFD");
     expect(bytes(out.text).length).toBeLessThanOrEqual(101);
+  });
+});
+
+describe("OutputCollector", () => {
+  it("gives the same text chunk by chunk as capOutput does on the whole, in bounded memory", () => {
+    const whole = Array.from({ length: 5000 }, (_, i) => `line ${i} ✓\n`).join("");
+    const all = bytes(whole);
+    const collector = new OutputCollector(300);
+    for (let i = 0; i < all.length; i += 97) collector.push(all.subarray(i, i + 97));
+    expect(collector.totalBytes).toBe(all.length);
+    const out = collector.finish();
+    expect(out).toEqual(capOutput(all, 300));
+    expect(out.text.startsWith("line 0 ✓")).toBe(true);
+    expect(out.text.endsWith("line 4999 ✓\n")).toBe(true);
+    expect(out.text).not.toContain("\uFFFD");
   });
 });
