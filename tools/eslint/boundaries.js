@@ -65,6 +65,10 @@ export const boundaryConfigs = [
     rules: restrict(frameworks, nodeOnly, layerEscapes.core, natsLibOutsideNats, ajvOutsideSchema),
   },
   {
+    files: ["src/core/serving/node/**/*.ts"],
+    rules: restrict(frameworks, layerEscapes.core, natsLibOutsideNats, ajvOutsideSchema),
+  },
+  {
     files: ["src/core/schema/**/*.ts"],
     rules: restrict(frameworks, nodeOnly, layerEscapes.core, sdkOutsideMcp, natsLibOutsideNats),
   },
