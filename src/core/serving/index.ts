@@ -21,3 +21,8 @@ export type { ServedEntry, Surface } from "./toolkit/served-set.ts";
 export { MAX_TOOLS, readToolkit } from "./toolkit/toolkit-read.ts";
 export type { ReadToolkitResult } from "./toolkit/toolkit-read.ts";
 export * from "./toolkit/toolkit-types.ts";
+export { clientSnippets } from "./client-snippets.ts";
+export type { Snippet, SnippetInput } from "./client-snippets.ts";
+export { TOOLKIT_SCHEMA } from "./toolkit/toolkit-schema.ts";
+export { guessSyntax, MAX_TOOLKIT_CHARS, parseToolkitText, toolkitToFile } from "./toolkit/toolkit-text.ts";
+export type { ToolkitSyntax } from "./toolkit/toolkit-text.ts";
