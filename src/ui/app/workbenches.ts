@@ -43,6 +43,7 @@ export const WORKBENCHES: readonly Workbench[] = [
     label: "Serve",
     purpose:
       "Host an agent from the console: one toolkit served over MCP (Streamable HTTP and stdio) and over A2A on NATS.",
+    load: () => import("../features/serve/ServeWorkbench.svelte"),
   },
   {
     id: "traffic",

@@ -1,0 +1,105 @@
+import type { DocumentStore } from "../../../core/persist/document-store.ts";
+import { documentNameProblem } from "../../../core/persist/names.ts";
+import {
+  DEMO_TOOLKIT,
+  guessSyntax,
+  parseToolkitText,
+  type ReadToolkitResult,
+  type ServedEntry,
+  servedSet,
+  type Toolkit,
+  toolkitToFile,
+} from "../../../core/serving/index.ts";
+
+const pretty = (value: unknown): string => `${JSON.stringify(value, null, 2)}\n`;
+
+/**
+ * The toolkit being edited in the Serve workbench: its text (JSON in the editor; YAML files are
+ * converted on import), what reading it found, the served set of each surface, and saved copies
+ * in the workspace.
+ */
+export class ToolkitState {
+  text = $state(pretty(toolkitToFile(DEMO_TOOLKIT)));
+  saveName = $state("");
+  savedNames = $state<string[]>([]);
+  selectedSaved = $state("");
+  notice = $state<string | null>(null);
+  error = $state<string | null>(null);
+
+  readonly #storage: DocumentStore;
+
+  constructor(storage: DocumentStore) {
+    this.#storage = storage;
+  }
+
+  readonly result: ReadToolkitResult = $derived(parseToolkitText(this.text, "json"));
+  readonly toolkit: Toolkit | undefined = $derived(this.result.toolkit);
+  readonly errorCount: number = $derived(this.result.issues.filter((i) => i.severity === "error").length);
+  readonly mcpSet: readonly ServedEntry[] = $derived(this.toolkit ? servedSet(this.toolkit, "mcp") : []);
+  readonly natsSet: readonly ServedEntry[] = $derived(this.toolkit ? servedSet(this.toolkit, "nats") : []);
+
+  /** Replaces the text with a file's content; YAML is converted to JSON for the editor. */
+  importText(content: string, fileName = "the file"): void {
+    const syntax = /\.ya?ml$/i.test(fileName) ? "yaml" : guessSyntax(content);
+    const read = parseToolkitText(content, syntax);
+    if (!read.toolkit) {
+      this.#fail(`${fileName} is not a usable toolkit: ${read.issues[0]?.pointer || "/"} ${read.issues[0]?.message ?? ""}`.trim());
+      return;
+    }
+    this.text = syntax === "json" ? content : pretty(toolkitToFile(read.toolkit));
+    this.#say(syntax === "yaml" ? `imported ${fileName} (YAML, shown as JSON; saving writes JSON)` : `imported ${fileName}`);
+  }
+
+  resetToDemo(): void {
+    this.text = pretty(toolkitToFile(DEMO_TOOLKIT));
+    this.#say("loaded the demo toolkit");
+  }
+
+  async refreshSaved(): Promise<void> {
+    try {
+      this.savedNames = (await this.#storage.list("toolkits")).map((d) => d.name).sort();
+    } catch (err) {
+      this.#fail(`could not list saved toolkits: ${(err as Error).message}`);
+    }
+  }
+
+  async save(): Promise<void> {
+    const name = this.saveName.trim() || this.toolkit?.name || "";
+    const problem = documentNameProblem(name);
+    if (problem) return this.#fail(`cannot save as ${JSON.stringify(name)}: ${problem}`);
+    let data: unknown;
+    try {
+      data = JSON.parse(this.text);
+    } catch (err) {
+      return this.#fail(`cannot save: the text is not JSON (${(err as Error).message})`);
+    }
+    try {
+      await this.#storage.write("toolkits", name, data);
+      this.#say(`saved "${name}"${this.errorCount > 0 ? ` with ${this.errorCount} problem${this.errorCount === 1 ? "" : "s"} still to fix` : ""}`);
+      await this.refreshSaved();
+      this.selectedSaved = name;
+    } catch (err) {
+      this.#fail(`could not save "${name}": ${(err as Error).message}`);
+    }
+  }
+
+  async load(name = this.selectedSaved): Promise<void> {
+    if (name === "") return;
+    try {
+      this.text = pretty(await this.#storage.read("toolkits", name));
+      this.saveName = name;
+      this.#say(`loaded "${name}"`);
+    } catch (err) {
+      this.#fail(`could not load "${name}": ${(err as Error).message}`);
+    }
+  }
+
+  #say(message: string): void {
+    this.notice = message;
+    this.error = null;
+  }
+  #fail(message: string): void {
+    this.error = message;
+    this.notice = null;
+  }
+}
