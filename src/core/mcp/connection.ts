@@ -18,10 +18,14 @@ import { classifyConnectFailure, McpConnectError, VersionRefusedError } from "./
 import type { CallOptions, CallOutcome, ConnectOptions, ConnectResult, ListName, McpConnectionEvents } from "./connection-types.ts";
 import { listAll } from "./paginate.ts";
 import { RelayError } from "./relay-error.ts";
+import { McpRequestError, requestFailure, type RequestOptions } from "./request-failure.ts";
 import { SkipInitialize } from "./skip-initialize.ts";
 
 export const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
 export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
+
+/** What a completion is for: a prompt by name, or a resource template by its URI template. */
+export type CompletionRef = { readonly type: "ref/prompt"; readonly name: string } | { readonly type: "ref/resource"; readonly uri: string };
 
 /** Relay steps that mean the server cannot be reached; they end a connect attempt at once. */
 const FATAL_RELAY_STEPS = new Set(["spawn", "dns", "tcp", "tls", "http", "not-mcp"]);
@@ -111,13 +115,27 @@ export class McpConnection extends TypedEventTarget<McpConnectionEvents> {
     return { client: this.#client, info: this.#info };
   }
 
-  #request(method: string, params: Record<string, unknown>, timeoutMs = DEFAULT_REQUEST_TIMEOUT_MS): Promise<unknown> {
-    return this.#connected().client.request({ method, params } as ClientRequest, ResultSchema, { timeout: timeoutMs });
+  /**
+   * One request whose result comes back loose, as received. Whatever keeps it from producing a
+   * result is thrown as an McpRequestError naming the method and why.
+   */
+  async #request(method: string, params: Record<string, unknown>, options: RequestOptions = {}): Promise<Record<string, unknown>> {
+    const { client } = this.#connected();
+    if (this.#closed) throw new McpRequestError(method, "connection-closed", `${method} was not sent: the connection is closed`);
+    try {
+      const result = await client.request({ method, params } as ClientRequest, ResultSchema, {
+        timeout: options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+        ...(options.signal ? { signal: options.signal } : {}),
+      });
+      return result as Record<string, unknown>;
+    } catch (error) {
+      throw requestFailure(method, error, options.signal);
+    }
   }
 
-  /** Every item of a list, across pages. Tools listed here are what callTool checks results against. */
-  async list(list: ListName): Promise<Record<string, unknown>[]> {
-    const items = await listAll(list, (method, params) => this.#request(method, params));
+  /** Every item of a list, across pages (each page within the time limit). Tools listed here are what callTool checks results against. */
+  async list(list: ListName, options: RequestOptions = {}): Promise<Record<string, unknown>[]> {
+    const items = await listAll(list, (method, params) => this.#request(method, params, options));
     if (list === "tools") {
       this.#tools.clear();
       learnTools({ tools: items }, this.#tools);
@@ -125,17 +143,41 @@ export class McpConnection extends TypedEventTarget<McpConnectionEvents> {
     return items;
   }
 
-  listTools(): Promise<Record<string, unknown>[]> {
-    return this.list("tools");
+  listTools(options?: RequestOptions): Promise<Record<string, unknown>[]> {
+    return this.list("tools", options);
   }
-  listResources(): Promise<Record<string, unknown>[]> {
-    return this.list("resources");
+  listResources(options?: RequestOptions): Promise<Record<string, unknown>[]> {
+    return this.list("resources", options);
   }
-  listResourceTemplates(): Promise<Record<string, unknown>[]> {
-    return this.list("resourceTemplates");
+  listResourceTemplates(options?: RequestOptions): Promise<Record<string, unknown>[]> {
+    return this.list("resourceTemplates", options);
   }
-  listPrompts(): Promise<Record<string, unknown>[]> {
-    return this.list("prompts");
+  listPrompts(options?: RequestOptions): Promise<Record<string, unknown>[]> {
+    return this.list("prompts", options);
+  }
+
+  /** resources/read: the result as received (its `contents` hold text or base64 blobs). */
+  readResource(uri: string, options?: RequestOptions): Promise<Record<string, unknown>> {
+    return this.#request("resources/read", { uri }, options);
+  }
+
+  /** prompts/get with the prompt's arguments (strings, as the protocol defines them); the result as received. */
+  getPrompt(name: string, args?: Readonly<Record<string, string>>, options?: RequestOptions): Promise<Record<string, unknown>> {
+    return this.#request("prompts/get", { name, ...(args !== undefined ? { arguments: args } : {}) }, options);
+  }
+
+  /** Asks for notifications/resources/updated about `uri` (they arrive as `resource-updated` events). */
+  subscribeResource(uri: string, options?: RequestOptions): Promise<Record<string, unknown>> {
+    return this.#request("resources/subscribe", { uri }, options);
+  }
+
+  unsubscribeResource(uri: string, options?: RequestOptions): Promise<Record<string, unknown>> {
+    return this.#request("resources/unsubscribe", { uri }, options);
+  }
+
+  /** completion/complete: suggestions for one argument of a prompt or resource template; the result as received. */
+  complete(ref: CompletionRef, argument: { readonly name: string; readonly value: string }, context?: Readonly<Record<string, string>>, options?: RequestOptions): Promise<Record<string, unknown>> {
+    return this.#request("completion/complete", { ref, argument, ...(context !== undefined ? { context: { arguments: context } } : {}) }, options);
   }
 
   /** Calls a tool; never throws for anything the server or the wait can cause. */

@@ -12,6 +12,9 @@ export const LISTS: Readonly<Record<ListName, { readonly method: string; readonl
 /** Far beyond any real server; stops a server that hands out cursors forever. */
 export const MAX_PAGES = 1000;
 
+/** Far beyond the 10,000-tool servers people run; stops a server whose pages never end from filling memory. */
+export const MAX_ITEMS = 200_000;
+
 /** Fetches one page: the request's params and what came back. */
 export type PageFetcher = (method: string, params: { cursor?: string }) => Promise<unknown>;
 
@@ -26,7 +29,11 @@ export async function listAll(list: ListName, fetchPage: PageFetcher): Promise<R
     if (!isJsonObject(result) || !Array.isArray(result[key])) {
       throw new Error(`${method} page ${page}: the result has no "${key}" array`);
     }
-    for (const item of result[key] as unknown[]) {
+    const entries = result[key] as unknown[];
+    if (items.length + entries.length > MAX_ITEMS) {
+      throw new Error(`${method} page ${page}: stopped at ${MAX_ITEMS} items; the list is larger than any this console will hold`);
+    }
+    for (const item of entries) {
       if (!isJsonObject(item)) throw new Error(`${method} page ${page}: an entry of "${key}" is not an object`);
       items.push(item);
     }
