@@ -120,6 +120,22 @@ describe("WireLog", () => {
   });
 });
 
+describe("WireLog followers", () => {
+  it("list only the entries after a sequence number, also once the ring has wrapped", () => {
+    const log = new WireLog(manualClock(), 4);
+    expect(log.lastSeq).toBe(0);
+    expect(log.entriesAfter(0)).toEqual([]);
+    for (let i = 1; i <= 6; i++) log.record(frame(i));
+    expect(log.lastSeq).toBe(6);
+    expect(log.entriesAfter(4).map((e) => e.target)).toEqual(["s.5", "s.6"]);
+    expect(log.entriesAfter(6)).toEqual([]);
+    // Asked for more than the ring still holds: what is left, the gap showing in the sequence numbers.
+    expect(log.entriesAfter(0).map((e) => e.seq)).toEqual([3, 4, 5, 6]);
+    log.clear();
+    expect([log.lastSeq, log.entriesAfter(0).length]).toEqual([0, 0]);
+  });
+});
+
 describe("WireLog snapshots", () => {
   it("report the size without building the entries array, and build it once when read", async () => {
     const log = new WireLog(manualClock(), 1000);

@@ -173,6 +173,24 @@ export class WireLog extends SnapshotStore<WireLogSnapshot> {
   entries(): WireEntry[] {
     return this.#ordered();
   }
+
+  /**
+   * The entries recorded after sequence number `seq`, oldest first, found by walking back from the
+   * newest: following the log costs the new frames only, not a copy of the whole ring.
+   */
+  entriesAfter(seq: number): WireEntry[] {
+    const cap = this.#ring.length;
+    let n = 0;
+    while (n < this.#count && (this.#ring[(this.#start + this.#count - 1 - n) % cap] as WireEntry).seq > seq) n++;
+    const out = new Array<WireEntry>(n);
+    for (let i = 0; i < n; i++) out[i] = this.#ring[(this.#start + this.#count - n + i) % cap] as WireEntry;
+    return out;
+  }
+
+  /** The sequence number of the newest entry, 0 when empty. */
+  get lastSeq(): number {
+    return this.#count === 0 ? 0 : (this.#ring[(this.#start + this.#count - 1) % this.#ring.length] as WireEntry).seq;
+  }
 }
 
 function checkCapacity(capacity: number): number {
