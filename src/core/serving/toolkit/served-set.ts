@@ -12,6 +12,8 @@ export interface ServedEntry {
 
 /** MCP tool names: 1–128 characters of letters, digits, `_`, `-` and `.`. */
 const MCP_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
+/** fisk-ai tool names: letters, digits, `_` and `-` (they are joined into subjects and prefixes). */
+const FISK_NAME = /^[A-Za-z0-9_-]+$/;
 
 /** A filter pattern matches a tool name (`*` is any run of characters) or, as `tag:x`, one of its tags. */
 export function matchesPattern(tool: ToolDef, pattern: string): boolean {
@@ -34,7 +36,8 @@ function filterReason(tool: ToolDef, filter: ToolFilter): string | undefined {
 /**
  * The exact served set of a surface, in toolkit order: `ai:deny` tools are never served; the
  * filter narrows; over NATS there is no operator to approve, so confirm-gated tools are dropped;
- * over MCP a name the protocol rejects, or a repeated name, is skipped.
+ * a name the protocol rejects, or a repeated name, is skipped; fisk-ai peers also refuse to import
+ * a tool without a description.
  */
 export function servedSet(toolkit: Toolkit, surface: Surface): ServedEntry[] {
   const seen = new Set<string>();
@@ -46,6 +49,8 @@ export function servedSet(toolkit: Toolkit, surface: Surface): ServedEntry[] {
     if (filtered !== undefined) return out(filtered);
     if (surface === "nats" && behaviour.confirm) return out("needs approval (ai:confirm), and a peer agent has no operator to ask");
     if (surface === "mcp" && !MCP_NAME.test(tool.name)) return out("the name is not a valid MCP tool name (1–128 of A–Z a–z 0–9 _ - .)");
+    if (surface === "nats" && !FISK_NAME.test(tool.name)) return out("the name is not a valid fisk-ai tool name (letters, digits, _ and - only)");
+    if (surface === "nats" && tool.description.trim() === "") return out("it has no description, and fisk-ai peers do not import a tool without one");
     if (seen.has(tool.name)) return out("another tool already has this name");
     seen.add(tool.name);
     const gate = surface === "mcp" && behaviour.confirm ? "served; each call needs approval" : "served";

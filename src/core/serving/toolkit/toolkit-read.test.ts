@@ -87,7 +87,11 @@ describe("servedSet", () => {
 
   it("drops confirm-gated tools over NATS, where no operator can approve", () => {
     const nats = servedSet(kit, "nats").filter((e) => e.served).map((e) => e.tool.name);
-    expect(nats).toEqual(["echo", "bad name"]);
+    expect(nats).toEqual(["echo"]);
+    const bad = servedSet(kit, "nats").find((e) => e.tool.name === "bad name");
+    expect(bad?.reason).toBe("the name is not a valid fisk-ai tool name (letters, digits, _ and - only)");
+    const blank = { ...kit, tools: [{ ...kit.tools[0]!, description: " " }] };
+    expect(servedSet(blank, "nats")[0]?.reason).toBe("it has no description, and fisk-ai peers do not import a tool without one");
   });
 
   it("include narrows by name pattern or tag", () => {

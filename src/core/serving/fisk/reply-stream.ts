@@ -1,0 +1,115 @@
+import {
+  encodeFiskBytes,
+  FISK_PROTOCOLS,
+  MAX_BODY_BYTES,
+  stampReply,
+  type FiskMessage,
+  type Identity,
+  type IdContext,
+} from "../../a2a-nats/codec/index.ts";
+import type { NatsHeaders, NatsPort } from "../../nats/port.ts";
+import { refusalFields, type ToolReplyFields } from "./fisk-reply.ts";
+
+/** Marks the last message of a reply set; readers only check that it is non-empty. */
+export const FINAL_HEADER = "Fisk-AI-Stream-Final";
+export const SERVICE_ERROR_CODE = "Nats-Service-Error-Code";
+export const SERVICE_ERROR = "Nats-Service-Error";
+
+/** The request being answered: its tags are echoed, its sender becomes the recipient. */
+export interface Answering {
+  readonly request: string;
+  readonly conversation: string;
+  readonly sender?: Identity;
+}
+
+/** Where replies go and how they are stamped. */
+export interface ReplyTarget {
+  readonly port: NatsPort;
+  readonly inbox: string;
+  readonly answering: Answering;
+  readonly me: Identity;
+  readonly ids: IdContext;
+  /** A send that failed (closed connection, …): the caller logs it; nothing is thrown. */
+  readonly onSendError?: (message: string) => void;
+}
+
+/** Publishes, reporting a failure instead of throwing. */
+export function send(target: ReplyTarget, data: Uint8Array, headers?: NatsHeaders): boolean {
+  try {
+    target.port.publish(target.inbox, data, headers ? { headers } : undefined);
+    return true;
+  } catch (err) {
+    target.onSendError?.(`could not answer on ${target.inbox}: ${(err as Error).message}`);
+    return false;
+  }
+}
+
+/** One message as fisk-ai's Go code writes it, with its header stamped for this reply. */
+export function replyBytes(target: ReplyTarget, protocol: FiskMessage["protocol"], sequence: number, body: object): Uint8Array {
+  const header = stampReply(target.answering, target.me, target.ids);
+  return encodeFiskBytes({ protocol, ...header, sequence, ...body } as unknown as FiskMessage, { go: true });
+}
+
+/** micro's `req.Error`: the code and text in headers over an empty body, before any reply. */
+export function microError(target: Pick<ReplyTarget, "port" | "inbox" | "onSendError">, code: number, description: string): boolean {
+  // A header value cannot hold a line break.
+  const text = description.replace(/[\r\n]+/g, " ");
+  return send(target as ReplyTarget, new Uint8Array(0), { [SERVICE_ERROR_CODE]: [String(code)], [SERVICE_ERROR]: [text] });
+}
+
+const oversize = (bytes: number): ToolReplyFields =>
+  refusalFields(`the tool's reply is ${bytes} bytes, over the ${MAX_BODY_BYTES} byte message limit, and was not sent`);
+
+/**
+ * A `tool.reply` to send, or a smaller harness error in its place when it would break the body
+ * cap (a peer refuses an oversized message unread).
+ */
+export function toolReplyBytes(target: ReplyTarget, sequence: number, fields: ToolReplyFields): Uint8Array {
+  const bytes = replyBytes(target, FISK_PROTOCOLS.toolReply, sequence, fields);
+  return bytes.byteLength > MAX_BODY_BYTES ? replyBytes(target, FISK_PROTOCOLS.toolReply, sequence, oversize(bytes.byteLength)) : bytes;
+}
+
+/**
+ * One Gen 2 reply set: the ack is sequence 1, later messages follow without gaps, and only the
+ * terminal `tool.reply` carries the final header. Nothing is sent after the end.
+ */
+export class ReplyStream {
+  readonly #target: ReplyTarget;
+  #next = 1;
+  #ended = false;
+
+  constructor(target: ReplyTarget) {
+    this.#target = target;
+  }
+
+  get ended(): boolean {
+    return this.#ended;
+  }
+
+  /** The next sequence number (how many messages went out, plus one). */
+  get next(): number {
+    return this.#next;
+  }
+
+  ack(accepted: boolean, reason?: string): boolean {
+    if (this.#next !== 1) throw new Error("the ack must be the first message of a reply set");
+    this.#next++;
+    return send(this.#target, replyBytes(this.#target, FISK_PROTOCOLS.ack, 1, { accepted, ...(reason ? { reason } : {}) }));
+  }
+
+  /** A running-tool keepalive; false when it could not go out (the caller stops sending them). */
+  keepalive(): boolean {
+    if (this.#ended) return false;
+    const bytes = replyBytes(this.#target, FISK_PROTOCOLS.eventStatus, this.#next, { block: { phase: "running-tool" } });
+    if (!send(this.#target, bytes)) return false;
+    this.#next++;
+    return true;
+  }
+
+  /** The terminal reply, marked final. */
+  end(fields: ToolReplyFields): boolean {
+    if (this.#ended) return false;
+    this.#ended = true;
+    return send(this.#target, toolReplyBytes(this.#target, this.#next++, fields), { [FINAL_HEADER]: ["true"] });
+  }
+}
