@@ -20,3 +20,10 @@ export type { CreateSessionBody, RelayConsoleEvent, RelayEvent, RelayStep } from
 export { RelayError } from "./relay-error.ts";
 export type { RelayFailureStep } from "./relay-error.ts";
 export { LineSplitter, MAX_LINE_CHARS } from "./ndjson-lines.ts";
+export { DirectTransport } from "./direct-transport.ts";
+export type { DirectSession, DirectTransportOptions } from "./direct-transport.ts";
+export { DirectRefusedError } from "./direct-refusal.ts";
+export { MAX_CONFIG_CHARS, MAX_CONFIG_SERVERS, parseServerEntry, parseServersConfig, parseServersValue } from "./server-config.ts";
+export type { ConfigNote, HttpServerEntry, ServerEntry, ServersConfig, ServerTransport, StdioServerEntry } from "./server-config.ts";
+export { CONFIG_FLAVOURS, entryJson, formatServersConfig } from "./server-config-format.ts";
+export type { ConfigFlavour } from "./server-config-format.ts";

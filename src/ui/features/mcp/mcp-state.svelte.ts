@@ -8,10 +8,14 @@ import {
   McpConnection,
   type RelayConsoleEvent,
 } from "../../../core/mcp/index.ts";
+import { CallOptionsState } from "./call-options-state.svelte.ts";
+import { ClientFeaturesState } from "./client-features-state.svelte.ts";
 import { ElicitationState } from "./elicitation-state.svelte.ts";
 import { pageCompiler } from "./page-compiler.ts";
 import { checkable, checkResult, type ResultCheck, type ResultChecker } from "./result-check.ts";
 import { ConnectFormState } from "./connect-form-state.svelte.ts";
+import type { TransportChoice } from "./relay-factory.ts";
+import { TOOLS_SET_MARK } from "../../lib/paint-mark.ts";
 
 /** A transport the workbench can also push raw text through; `target` names its frames in the wire log. */
 export type McpTransportHandle = Parameters<McpConnection["connect"]>[0] & {
@@ -19,7 +23,7 @@ export type McpTransportHandle = Parameters<McpConnection["connect"]>[0] & {
   readonly target: string;
 };
 
-export type TransportFactory = (session: CreateSessionBody, onConsole: (event: RelayConsoleEvent) => void) => McpTransportHandle;
+export type TransportFactory = (session: CreateSessionBody, onConsole: (event: RelayConsoleEvent) => void, choice?: TransportChoice) => McpTransportHandle;
 
 export type McpStatus = "idle" | "connecting" | "connected" | "closed";
 
@@ -53,6 +57,10 @@ export class McpWorkbenchState {
   resultCheck = $state.raw<ResultCheck | null>(null);
   /** Form-mode elicitation requests from the server, answered in a dialog. */
   readonly elicitation = new ElicitationState();
+  /** Declared capabilities, sampling, roots, the server's log and ping. */
+  readonly client = new ClientFeaturesState();
+  /** `_meta`, progress and time limit of the next tool call. */
+  readonly callOptions = new CallOptionsState();
 
   /** False where the page's CSP keeps ajv from checking results (see page-compiler.ts). */
   readonly checksResults: boolean;
@@ -67,6 +75,9 @@ export class McpWorkbenchState {
   #connection: McpConnection | undefined;
   #transport: McpTransportHandle | undefined;
   #abort: AbortController | undefined;
+  // A burst of tools/list_changed gives one refresh at a time, plus one more if any came meanwhile.
+  #toolsRefresh: Promise<void> | undefined;
+  #refreshAgain = false;
 
   constructor(open: TransportFactory, compiler = pageCompiler(), checker?: ResultChecker) {
     this.#open = open;
@@ -115,7 +126,7 @@ export class McpWorkbenchState {
       this.formError = form.error;
       return;
     }
-    const { body, protocolVersion, connectTimeoutMs, requestTimeoutMs } = form.request;
+    const { body, mode, protocolVersion, connectTimeoutMs, requestTimeoutMs } = form.request;
     this.requestTimeoutMs = requestTimeoutMs;
     this.formError = null;
     this.failure = null;
@@ -125,7 +136,7 @@ export class McpWorkbenchState {
     this.selectedName = null;
     this.consoleLines = [];
     this.status = "connecting";
-    const transport = this.#open(body, (event) => this.#log(event));
+    const transport = this.#open(body, (event) => this.#log(event), { mode, onNote: (text) => this.#log({ type: "note", text }) });
     const connection = new McpConnection({ compiler: this.#compiler });
     connection.on("close", () => {
       if (this.#connection !== connection) return;
@@ -133,8 +144,14 @@ export class McpWorkbenchState {
       this.status = "closed";
       this.#abort?.abort("the connection closed");
       this.elicitation.clear();
+      this.client.detach();
     });
     connection.on("error", (error) => this.#log({ type: "note", text: error.message }));
+    connection.on("list-changed", ({ list }) => {
+      if (list === "tools" && this.#connection === connection && this.status === "connected") this.#toolsChanged();
+    });
+    const features = this.client.connectOptions(this.elicitation.handle);
+    this.client.attach(connection, (text) => this.#log({ type: "note", text }));
     this.#connection = connection;
     this.#transport = transport;
     try {
@@ -142,8 +159,7 @@ export class McpWorkbenchState {
         clientInfo: CLIENT_INFO,
         protocolVersion,
         timeoutMs: connectTimeoutMs,
-        capabilities: { elicitation: true },
-        handlers: { elicitation: this.elicitation.handle },
+        ...features,
       });
     } catch (error) {
       if (this.#connection !== connection) return;
@@ -151,6 +167,7 @@ export class McpWorkbenchState {
       this.status = "idle";
       this.#connection = undefined;
       this.#transport = undefined;
+      this.client.detach();
       return;
     }
     if (this.#connection !== connection) return;
@@ -162,6 +179,7 @@ export class McpWorkbenchState {
     const connection = this.#connection;
     this.#abort?.abort("disconnected");
     this.elicitation.clear();
+    this.client.detach();
     this.#connection = undefined;
     this.#transport = undefined;
     this.status = "idle";
@@ -176,11 +194,27 @@ export class McpWorkbenchState {
       return;
     }
     try {
-      this.tools = await connection.listTools();
+      const tools = await connection.listTools();
+      performance.mark(TOOLS_SET_MARK);
+      this.tools = tools;
       this.toolsError = null;
     } catch (error) {
       this.toolsError = `tools/list failed: ${(error as Error).message}`;
     }
+  }
+
+  #toolsChanged(): void {
+    if (this.#toolsRefresh) {
+      this.#refreshAgain = true;
+      return;
+    }
+    this.#log({ type: "note", text: "The server says its tools changed (notifications/tools/list_changed); refreshing the list." });
+    this.#toolsRefresh = (async () => {
+      do {
+        this.#refreshAgain = false;
+        await this.refreshTools();
+      } while (this.#refreshAgain);
+    })().finally(() => (this.#toolsRefresh = undefined));
   }
 
   /** Selects the tool at `index` of the filtered list. */
@@ -208,6 +242,11 @@ export class McpWorkbenchState {
       this.callError = "The arguments must be a JSON object";
       return;
     }
+    const call = this.callOptions.prepare(connection, this.requestTimeoutMs);
+    if (!call.ok) {
+      this.callError = call.error;
+      return;
+    }
     this.callError = null;
     this.#setOutcome(null);
     this.calling = true;
@@ -216,12 +255,13 @@ export class McpWorkbenchState {
     const abort = new AbortController();
     this.#abort = abort;
     try {
-      const outcome = await connection.callTool(name, args, { signal: abort.signal, timeoutMs: this.requestTimeoutMs });
+      const outcome = await connection.callTool(name, args, { ...call.options, signal: abort.signal });
       this.#setOutcome(outcome);
       if (version !== undefined) void this.#check(outcome, version, name, tool);
     } catch (error) {
       this.callError = `tools/call failed: ${(error as Error).message}`;
     } finally {
+      call.end();
       if (this.#abort === abort) this.#abort = undefined;
       this.calling = false;
     }
