@@ -11,6 +11,8 @@ import { startHttpServer, type HttpApp } from "./http/app.ts";
 import { hostWithPort, isWildcardHost } from "./http/origin-policy.ts";
 import { createToken } from "./http/token.ts";
 import { createRelaySessions } from "./mcp/relay-sessions.ts";
+import { createServeManager, type McpServeManager } from "./serving/serve-manager.ts";
+import { createNatsServe } from "./serving/nats-serve.ts";
 import { VERSION } from "./version.ts";
 
 export interface BackendOptions {
@@ -38,6 +40,8 @@ export interface Backend {
   /** The hand-off URL printed for the user: `<origin>/?token=<token>`. */
   readonly launchUrl: string;
   readonly app: HttpApp;
+  /** The MCP serving surface (/api/serve/mcp). */
+  readonly serve: McpServeManager;
   /** Update what /api/status reports about NATS. */
   setNats(status: NatsServiceStatus): void;
   close(): Promise<void>;
@@ -50,6 +54,12 @@ export async function startBackend(options: BackendOptions): Promise<Backend> {
   let nats: NatsServiceStatus = options.nats ?? { mode: "unavailable", message: "NATS is not configured" };
   const status = (): BackendStatus => ({ version: VERSION, workspace: options.workspace, nats });
   const mcp = createRelaySessions({ logger: options.logger });
+  const serve = createServeManager({ logger: options.logger });
+  const natsServe = createNatsServe({
+    logger: options.logger,
+    version: VERSION,
+    nats: () => (nats.mode !== "unavailable" && nats.url ? { url: nats.url } : { unavailable: nats.message ?? "NATS is not configured" }),
+  });
   const app = await startHttpServer({
     token,
     logger: options.logger,
@@ -60,7 +70,7 @@ export async function startBackend(options: BackendOptions): Promise<Backend> {
     exposed: options.exposed ?? false,
     allowOrigins: options.allowOrigins ?? [],
     interfaceAddresses: options.interfaceAddresses ?? [],
-    routes: apiRoutes({ status, documents: fileDocumentStore({ root: options.workspace }), mcp }),
+    routes: apiRoutes({ status, documents: fileDocumentStore({ root: options.workspace }), mcp, serve, natsServe }),
   });
   const origin = `http://${hostWithPort(isWildcardHost(host) ? "127.0.0.1" : host, app.port)}`;
   return {
@@ -69,12 +79,15 @@ export async function startBackend(options: BackendOptions): Promise<Backend> {
     origin,
     launchUrl: `${origin}/?token=${token}`,
     app,
+    serve,
     setNats(next) {
       nats = next;
     },
     // Relay sessions first: their children are stopped and their streams get `closed`.
     async close() {
+      await serve.close();
       await mcp.closeAll();
+      await natsServe.stop();
       await app.close();
     },
   };

@@ -4,10 +4,11 @@
  */
 import { realpathSync } from "node:fs";
 import { homedir, networkInterfaces } from "node:os";
+import type { Readable, Writable } from "node:stream";
 import { pathToFileURL } from "node:url";
 import { ConfigError, parseStartConfig } from "./config.ts";
 import { runStart } from "./cli/start.ts";
-import { COMING_COMMANDS, MAIN_USAGE, START_USAGE, VALIDATE_USAGE } from "./cli/usage.ts";
+import { COMING_COMMANDS, MAIN_USAGE, SERVE_USAGE, START_USAGE, VALIDATE_USAGE } from "./cli/usage.ts";
 import { lineLogger, type LogLevel } from "./log.ts";
 import type { NatsServerOptions } from "./nats/managed-nats.ts";
 import { findPackageRoot } from "./paths.ts";
@@ -25,6 +26,8 @@ export interface CliIo {
   readonly nats?: NatsServerOptions;
   /** Standard input as text, for `validate -`. */
   readonly stdin?: () => Promise<string>;
+  /** The MCP streams of `serve --stdio`; the process's stdin and stdout by default. */
+  readonly stdio?: { readonly input: Readable; readonly output: Writable };
 }
 
 const HELP = new Set(["-h", "--help"]);
@@ -60,6 +63,32 @@ async function validate(args: readonly string[], io: CliIo): Promise<number> {
     if (err instanceof ValidateUsageError) return usageError(io, "patchbay validate", err.message, "patchbay validate --help");
     throw err;
   }
+}
+
+function logLevel(io: CliIo): LogLevel {
+  const level = (io.env.PATCHBAY_LOG_LEVEL ?? "info") as LogLevel;
+  return ["debug", "info", "warn", "error"].includes(level) ? level : "info";
+}
+
+async function serve(args: readonly string[], io: CliIo): Promise<number> {
+  if (args.some((a) => HELP.has(a))) {
+    io.stdout(SERVE_USAGE);
+    return 0;
+  }
+  // The MCP SDK and ajv load only for this command, not for `start`.
+  const { parseServeArgs, runServe, ServeUsageError } = await import("./cli/serve.ts");
+  let parsed;
+  try {
+    parsed = parseServeArgs(args);
+  } catch (err) {
+    if (err instanceof ServeUsageError) return usageError(io, "patchbay serve", err.message, "patchbay serve --help");
+    throw err;
+  }
+  // Logs go to stderr: with --stdio, stdout carries MCP messages only.
+  const logger = lineLogger(io.stderr, logLevel(io));
+  const run = (signal: AbortSignal) =>
+    runServe(parsed, { stdout: io.stdout, stderr: io.stderr, logger, signal, cwd: io.cwd, ...(io.stdio ? { stdio: io.stdio } : {}) });
+  return io.signal ? run(io.signal) : withProcessSignals(run);
 }
 
 function interfaceAddresses(): string[] {
@@ -103,8 +132,7 @@ async function start(args: readonly string[], io: CliIo): Promise<number> {
     if (err instanceof ConfigError) return usageError(io, "patchbay start", err.message, "patchbay start --help");
     throw err;
   }
-  const level = (io.env.PATCHBAY_LOG_LEVEL ?? "info") as LogLevel;
-  const logger = lineLogger(io.stderr, ["debug", "info", "warn", "error"].includes(level) ? level : "info");
+  const logger = lineLogger(io.stderr, logLevel(io));
   const run = (signal: AbortSignal) =>
     runStart(config, {
       stdout: io.stdout,
@@ -132,12 +160,14 @@ async function dispatch(argv: readonly string[], io: CliIo): Promise<number> {
     if (topic === undefined) io.stdout(MAIN_USAGE);
     else if (topic === "start") io.stdout(START_USAGE);
     else if (topic === "validate") io.stdout(VALIDATE_USAGE);
+    else if (topic === "serve") io.stdout(SERVE_USAGE);
     else if ((COMING_COMMANDS as readonly string[]).includes(topic)) return notYet(io, topic);
     else return usageError(io, "patchbay", `unknown command '${topic}'`, "patchbay --help");
     return 0;
   }
   if (command === "start") return start(rest, io);
   if (command === "validate") return validate(rest, io);
+  if (command === "serve") return serve(rest, io);
   if ((COMING_COMMANDS as readonly string[]).includes(command)) return notYet(io, command);
   if (command.startsWith("-")) return usageError(io, "patchbay", `unknown option '${command}'`, "patchbay --help");
   return usageError(io, "patchbay", `unknown command '${command}'`, "patchbay --help");

@@ -1,7 +1,8 @@
 import { DEFAULT_MAX_BODY, DEFAULT_PORT } from "../config.ts";
+import { DEFAULT_SERVE_PORT } from "../serving/start-options.ts";
 
 /** Commands announced for later releases; named in help but refused when run. */
-export const COMING_COMMANDS = ["serve", "run"] as const;
+export const COMING_COMMANDS = ["run"] as const;
 
 /** `patchbay --help`. */
 export const MAIN_USAGE = `Usage: patchbay <command> [options]
@@ -11,6 +12,7 @@ Patchbay is a browser-based developer console for MCP and A2A (over HTTP and NAT
 Commands:
   start          Start the local backend and web console (what 'npm start' runs)
   validate       Classify and validate captured MCP, A2A and fisk-ai messages
+  serve          Serve a toolkit (or the demo agent) to MCP clients over stdio or HTTP
   help [command] Show help for a command
 
 Coming in later releases, not available yet: ${COMING_COMMANDS.join(", ")}.
@@ -63,5 +65,35 @@ Options:
   --warnings               Also print messages that are valid but have warnings
   --as <pack>[:<kind>]     Validate every message as this pack (and kind), e.g.
                            --as mcp/2025-06-18 or --as fisk-ai/gen2:tool.reply
+  -h, --help               Show this help
+`;
+
+/** `patchbay serve --help`. */
+export const SERVE_USAGE = `Usage: patchbay serve (--stdio | --http) [options] [toolkit]
+
+Serves a toolkit's tools to MCP clients. The toolkit is a JSON or YAML file
+(format "patchbay.toolkit"); without one, the built-in demo agent is served, together with
+the fixtures the MCP conformance suite expects. Tagged ai:confirm tools ask the client for
+approval first (see --confirm); ai:deny tools are never served.
+
+  --stdio    For a client that starts Patchbay itself, such as Claude Desktop:
+             stdout carries only MCP messages, logs go to stderr. Ends when stdin closes.
+  --http     Streamable HTTP at http://127.0.0.1:<port>/mcp, for the MCP Inspector's URL
+             form and other clients on this machine. Ctrl-C stops it.
+
+Claude Desktop (claude_desktop_config.json), with Patchbay installed or cloned and built once:
+  { "mcpServers": { "patchbay": { "command": "npx", "args": ["patchbay", "serve", "--stdio"] } } }
+  { "mcpServers": { "patchbay": { "command": "node", "args": ["/path/to/patchbay/bin/patchbay.mjs", "serve", "--stdio"] } } }
+MCP Inspector: run 'patchbay serve --http', choose Streamable HTTP, paste the printed URL.
+
+Options:
+  --port <n>               Port for --http (default ${DEFAULT_SERVE_PORT}; 0 picks a free port)
+  --confirm <mode>         Approval for ai:confirm tools: auto (ask clients that can, run
+                           the rest with a logged warning; the default), always (refuse
+                           clients that cannot be asked), never (leave it to the client)
+  --concurrency <n>        Tool calls running at once; others wait (default 2)
+  --timeout <ms>           Time limit for every call (default: each tool's own)
+  --fixtures, --no-fixtures
+                           Serve the conformance fixtures too (default: only with the demo agent)
   -h, --help               Show this help
 `;

@@ -5,6 +5,10 @@ import { DOCUMENT_KINDS, type DocumentKind, type DocumentStore } from "../../src
 import { assertDocumentName, isDocumentKind } from "../../src/core/persist/names.ts";
 import type { RelaySessions } from "../mcp/relay-sessions.ts";
 import { mcpRoutes } from "../mcp/routes.ts";
+import { serveRoutes } from "../serving/routes.ts";
+import type { McpServeManager } from "../serving/serve-manager.ts";
+import type { NatsServe } from "../serving/nats-serve.ts";
+import { natsServeRoutes } from "../serving/nats-routes.ts";
 import { documentHttpError } from "./document-errors.ts";
 import { HttpError } from "./errors.ts";
 import type { Reply, Route, RouteRequest } from "./router.ts";
@@ -15,6 +19,10 @@ export interface ApiDeps {
   readonly documents: DocumentStore;
   /** The MCP relay's sessions; without it the /api/mcp routes are absent. */
   readonly mcp?: RelaySessions;
+  /** Serving the toolkit over MCP; without it the /api/serve/mcp routes are absent. */
+  readonly serve?: McpServeManager;
+  /** The fisk-ai surface over NATS; without it the /api/serve/nats routes are absent. */
+  readonly natsServe?: NatsServe;
 }
 
 function kindOf(req: RouteRequest): DocumentKind {
@@ -99,5 +107,7 @@ export function apiRoutes(deps: ApiDeps): Route[] {
       },
     },
     ...(deps.mcp ? mcpRoutes(deps.mcp) : []),
+    ...(deps.serve ? serveRoutes(deps.serve) : []),
+    ...(deps.natsServe ? natsServeRoutes(deps.natsServe) : []),
   ];
 }

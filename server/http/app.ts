@@ -68,7 +68,7 @@ function buildHandler(options: HttpAppOptions, router: Router, policy: () => Ori
     return file === indexFile;
   };
 
-  async function api(req: IncomingMessage, res: ServerResponse, pathname: string): Promise<void> {
+  async function api(req: IncomingMessage, res: ServerResponse, pathname: string, query: URLSearchParams): Promise<void> {
     if (!tokenMatches(token, bearerToken(req.headers.authorization))) {
       throw new HttpError(401, "unauthorized", "missing or invalid access token: send 'Authorization: Bearer <token>'", {
         "WWW-Authenticate": 'Bearer realm="patchbay"',
@@ -82,6 +82,7 @@ function buildHandler(options: HttpAppOptions, router: Router, policy: () => Ori
     }
     const reply = await match.route.handler({
       params: match.params,
+      query,
       json: () => readJsonBody(req, maxBodyBytes),
       raw: () => readBody(req, maxBodyBytes),
     });
@@ -121,7 +122,7 @@ function buildHandler(options: HttpAppOptions, router: Router, policy: () => Ori
       throw new HttpError(403, "forbidden_origin", `Origin ${JSON.stringify(origin)} is not allowed (use --allow-origin to add one)`);
     }
     const url = requestTarget(req);
-    if (url.pathname === "/api" || url.pathname.startsWith("/api/")) await api(req, res, url.pathname);
+    if (url.pathname === "/api" || url.pathname.startsWith("/api/")) await api(req, res, url.pathname, url.searchParams);
     else await site(req, res, url);
   };
 }

@@ -25,6 +25,8 @@ export interface RouteRequest {
   readonly json: () => Promise<unknown>;
   /** Reads the body as bytes, whatever its Content-Type, up to the body limit (routes that relay frames verbatim). */
   readonly raw?: () => Promise<Buffer>;
+  /** The query string's parameters (never logged: the hand-off URL carries the token there). */
+  readonly query?: URLSearchParams;
 }
 
 export interface Route {

@@ -28,8 +28,9 @@ describe("help", () => {
   it("the main usage lists start and announces the coming commands as not available", () => {
     expect(MAIN_USAGE).toMatch(/^\s+start\s/m);
     expect(MAIN_USAGE).toMatch(/^\s+validate\s/m);
-    expect(MAIN_USAGE).toContain("Coming in later releases, not available yet: serve, run.");
-    expect(MAIN_USAGE).not.toMatch(/^\s+(serve|run)\s/m);
+    expect(MAIN_USAGE).toMatch(/^\s+serve\s/m);
+    expect(MAIN_USAGE).toContain("Coming in later releases, not available yet: run.");
+    expect(MAIN_USAGE).not.toMatch(/^\s+run\s/m);
   });
 
   it("the start usage documents every option and the default port", () => {
@@ -51,7 +52,7 @@ describe("bad arguments exit 2 with one line and a usage hint", () => {
     [["frobnicate"], "patchbay: unknown command 'frobnicate'. Run 'patchbay --help' for usage."],
     [["--frob"], "patchbay: unknown option '--frob'. Run 'patchbay --help' for usage."],
     [["help", "nope"], "patchbay: unknown command 'nope'. Run 'patchbay --help' for usage."],
-    [["serve", "x"], "patchbay: 'serve' is not available yet (it is coming in a later release). Run 'patchbay --help' for usage."],
+    [["serve", "x"], "patchbay serve: choose --stdio (for Claude Desktop and other clients that start Patchbay) or --http (for the MCP Inspector's URL form). Run 'patchbay serve --help' for usage."],
     [["help", "run"], "patchbay: 'run' is not available yet (it is coming in a later release). Run 'patchbay --help' for usage."],
     [["start", "--frob"], "patchbay start: unknown option '--frob'. Run 'patchbay start --help' for usage."],
     [["start", "extra"], "patchbay start: unexpected argument 'extra'. Run 'patchbay start --help' for usage."],

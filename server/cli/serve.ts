@@ -1,0 +1,142 @@
+/** `patchbay serve`: a toolkit (or the demo agent) served to MCP clients over stdio or Streamable HTTP. */
+import { readFile } from "node:fs/promises";
+import { extname, resolve } from "node:path";
+import type { Readable, Writable } from "node:stream";
+import type { Logger } from "../../src/core/env/environment.ts";
+import { systemScheduler } from "../../src/core/env/scheduler.ts";
+import { CONFIRM_MODES, type ConfirmMode } from "../../src/core/serving/confirm-gate.ts";
+import { DEMO_TOOLKIT } from "../../src/core/serving/demo-toolkit.ts";
+import { serveStdio } from "../../src/core/serving/mcp/node/stdio.ts";
+import { createServingContext } from "../../src/core/serving/mcp/serving-context.ts";
+import { nodeCommandRunner } from "../../src/core/serving/node/command-runner.ts";
+import { parseToolkitText } from "../../src/core/serving/toolkit/toolkit-text.ts";
+import { MAX_TOOL_TIMEOUT_MS, type Toolkit } from "../../src/core/serving/toolkit/toolkit-types.ts";
+import { startMcpServing } from "../serving/mcp-engine.ts";
+import { DEFAULT_SERVE_PORT, MAX_CONCURRENCY } from "../serving/start-options.ts";
+import { VERSION } from "../version.ts";
+
+/** A command-line mistake: exit 2 with the message. */
+export class ServeUsageError extends Error {}
+
+export interface ServeArgs {
+  readonly mode: "stdio" | "http";
+  readonly port: number;
+  readonly toolkitPath?: string;
+  readonly confirmMode?: ConfirmMode;
+  readonly concurrency?: number;
+  readonly timeoutMs?: number;
+  readonly fixtures?: boolean;
+}
+
+export interface ServeDeps {
+  readonly stdout: (text: string) => void;
+  readonly stderr: (text: string) => void;
+  readonly logger: Logger;
+  /** Stops serving when aborted (SIGINT/SIGTERM in the real CLI). */
+  readonly signal: AbortSignal;
+  readonly cwd: string;
+  /** The MCP streams for --stdio; the process's own by default. */
+  readonly stdio?: { readonly input: Readable; readonly output: Writable };
+}
+
+function whole(value: string | undefined, flag: string, min: number, max: number): number {
+  if (value === undefined) throw new ServeUsageError(`${flag} needs a value`);
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n < min || n > max) throw new ServeUsageError(`${flag} must be a whole number from ${min} to ${max}, got ${JSON.stringify(value)}`);
+  return n;
+}
+
+export function parseServeArgs(args: readonly string[]): ServeArgs {
+  let mode: ServeArgs["mode"] | undefined;
+  let port = DEFAULT_SERVE_PORT;
+  let toolkitPath: string | undefined;
+  let confirmMode: ConfirmMode | undefined;
+  let concurrency: number | undefined;
+  let timeoutMs: number | undefined;
+  let fixtures: boolean | undefined;
+  const setMode = (next: ServeArgs["mode"]) => {
+    if (mode !== undefined && mode !== next) throw new ServeUsageError("choose one of --stdio and --http");
+    mode = next;
+  };
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === "--stdio") setMode("stdio");
+    else if (arg === "--http") setMode("http");
+    else if (arg === "--port") port = whole(args[++i], "--port", 0, 65_535);
+    else if (arg === "--concurrency") concurrency = whole(args[++i], "--concurrency", 1, MAX_CONCURRENCY);
+    else if (arg === "--timeout") timeoutMs = whole(args[++i], "--timeout", 1, MAX_TOOL_TIMEOUT_MS);
+    else if (arg === "--fixtures") fixtures = true;
+    else if (arg === "--no-fixtures") fixtures = false;
+    else if (arg === "--confirm") {
+      const value = args[++i];
+      if (!CONFIRM_MODES.includes(value as ConfirmMode)) throw new ServeUsageError(`--confirm must be one of ${CONFIRM_MODES.join(", ")}`);
+      confirmMode = value as ConfirmMode;
+    } else if (arg.startsWith("-")) throw new ServeUsageError(`unknown option '${arg}'`);
+    else if (toolkitPath !== undefined) throw new ServeUsageError(`unexpected argument '${arg}': give at most one toolkit file`);
+    else toolkitPath = arg;
+  }
+  if (mode === undefined) throw new ServeUsageError("choose --stdio (for Claude Desktop and other clients that start Patchbay) or --http (for the MCP Inspector's URL form)");
+  return {
+    mode,
+    port,
+    ...(toolkitPath !== undefined ? { toolkitPath } : {}),
+    ...(confirmMode ? { confirmMode } : {}),
+    ...(concurrency !== undefined ? { concurrency } : {}),
+    ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+    ...(fixtures !== undefined ? { fixtures } : {}),
+  };
+}
+
+/** Reads the toolkit file; issues go to stderr, and undefined means it cannot be served. */
+async function loadToolkit(path: string, deps: ServeDeps): Promise<Toolkit | undefined> {
+  let text: string;
+  try {
+    text = await readFile(resolve(deps.cwd, path), "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    deps.stderr(`patchbay serve: cannot read ${path}: ${code === "ENOENT" ? "no such file" : (error as Error).message}\n`);
+    return undefined;
+  }
+  const ext = extname(path).toLowerCase();
+  const read = parseToolkitText(text, ext === ".json" ? "json" : ext === ".yaml" || ext === ".yml" ? "yaml" : undefined);
+  for (const issue of read.issues) deps.stderr(`${path}: ${issue.severity} at ${issue.pointer || "(the toolkit)"}: ${issue.message}\n`);
+  if (!read.toolkit) deps.stderr(`patchbay serve: ${path} cannot be served\n`);
+  return read.toolkit;
+}
+
+const aborted = (signal: AbortSignal) =>
+  new Promise<void>((resolve) => (signal.aborted ? resolve() : signal.addEventListener("abort", () => resolve(), { once: true })));
+
+/** Serves until the client goes away (stdio) or the signal aborts; resolves with the exit code. */
+export async function runServe(args: ServeArgs, deps: ServeDeps): Promise<number> {
+  const toolkit = args.toolkitPath === undefined ? DEMO_TOOLKIT : await loadToolkit(args.toolkitPath, deps);
+  if (!toolkit) return 1;
+  const settings = {
+    ...(args.confirmMode ? { confirmMode: args.confirmMode } : {}),
+    ...(args.concurrency !== undefined ? { concurrency: args.concurrency } : {}),
+    ...(args.timeoutMs !== undefined ? { timeoutMs: args.timeoutMs } : {}),
+    ...(args.fixtures !== undefined ? { fixtures: args.fixtures } : {}),
+  };
+  if (args.mode === "stdio") {
+    const context = createServingContext({ toolkit, scheduler: systemScheduler(), logger: deps.logger, runner: nodeCommandRunner(), version: VERSION, ...settings });
+    const serving = await serveStdio(context, deps.stdio);
+    deps.logger.info("serving over MCP on stdio", { toolkit: toolkit.name, tools: context.tools.size, fixtures: context.fixtureTools.length });
+    await Promise.race([serving.closed, aborted(deps.signal)]);
+    await serving.close();
+    return 0;
+  }
+  let serving;
+  try {
+    serving = await startMcpServing({ toolkit, port: args.port, logger: deps.logger, ...settings });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why = code === "EADDRINUSE" ? `port ${args.port} is already in use; choose another with --port <n> (0 picks a free one)` : (error as Error).message;
+    deps.stderr(`patchbay serve: cannot listen on 127.0.0.1:${args.port}: ${why}\n`);
+    return 1;
+  }
+  deps.stdout(`Serving ${toolkit.name} over MCP (Streamable HTTP) at ${serving.url}\n`);
+  await aborted(deps.signal);
+  deps.logger.info("stopping");
+  await serving.close();
+  return 0;
+}

@@ -1,0 +1,145 @@
+/**
+ * The backend's MCP serving surface: at most one served agent at a time, started and stopped
+ * through the API, with its traffic kept in a frame ring for the console.
+ */
+import type { Logger } from "../../src/core/env/environment.ts";
+import type { ConfirmMode } from "../../src/core/serving/confirm-gate.ts";
+import { DEMO_TOOLKIT } from "../../src/core/serving/demo-toolkit.ts";
+import { HttpError } from "../http/errors.ts";
+import { FrameRing } from "./frame-ring.ts";
+import type { McpServing } from "./mcp-engine.ts";
+import { parseStartOptions } from "./start-options.ts";
+
+export interface ServedToolStatus {
+  readonly name: string;
+  readonly served: boolean;
+  readonly reason: string;
+}
+
+export type McpServeStatus =
+  | { readonly running: false }
+  | {
+      readonly running: true;
+      readonly url: string;
+      readonly port: number;
+      readonly toolkit: string;
+      readonly confirmMode: ConfirmMode;
+      readonly concurrency: number;
+      readonly timeoutMs?: number;
+      readonly fixtures: boolean;
+      readonly sessions: number;
+      /** Epoch ms. */
+      readonly startedAt: number;
+      /** Every toolkit tool, with whether MCP serves it and why. */
+      readonly tools: readonly ServedToolStatus[];
+      /** The conformance fixture tools served alongside. */
+      readonly fixtureTools: readonly string[];
+    };
+
+export interface McpServeManager {
+  readonly frames: FrameRing;
+  status(): McpServeStatus;
+  /** Throws HttpError: 400 for bad options, 409 when already serving or the port is taken. */
+  start(body: unknown): Promise<{ readonly status: McpServeStatus; readonly issues: readonly string[] }>;
+  stop(): Promise<McpServeStatus>;
+  close(): Promise<void>;
+}
+
+export interface ServeManagerOptions {
+  readonly logger: Logger;
+  readonly now?: () => number;
+  /** Test hooks for the sessions. */
+  readonly maxSessions?: number;
+  readonly idleMs?: number;
+  readonly maxBodyBytes?: number;
+}
+
+function listenError(error: unknown, port: number): HttpError {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === "EADDRINUSE") return new HttpError(409, "port_in_use", `port ${port} is already in use on 127.0.0.1; choose another port (0 picks a free one)`);
+  if (code === "EACCES") return new HttpError(409, "port_denied", `permission denied to listen on port ${port}; choose a port above 1023`);
+  return new HttpError(500, "listen_failed", `could not listen on port ${port}: ${(error as Error).message}`);
+}
+
+export function createServeManager(options: ServeManagerOptions): McpServeManager {
+  const { logger } = options;
+  const now = options.now ?? Date.now;
+  const frames = new FrameRing({ now });
+  let running: { serving: McpServing; startedAt: number } | undefined;
+  let busy = false;
+
+  function status(): McpServeStatus {
+    if (!running) return { running: false };
+    const { serving, startedAt } = running;
+    const ctx = serving.context;
+    return {
+      running: true,
+      url: serving.url,
+      port: serving.port,
+      toolkit: ctx.toolkit.name,
+      confirmMode: ctx.confirmMode,
+      concurrency: ctx.semaphore.limit,
+      ...(ctx.timeoutMs !== undefined ? { timeoutMs: ctx.timeoutMs } : {}),
+      fixtures: ctx.fixtures,
+      sessions: serving.sessionCount(),
+      startedAt,
+      tools: ctx.entries.map((entry) => ({ name: entry.tool.name, served: entry.served, reason: entry.reason })),
+      fixtureTools: ctx.fixtureTools.map((fixture) => fixture.tool.name),
+    };
+  }
+
+  async function stopServing(): Promise<void> {
+    const current = running;
+    running = undefined;
+    if (!current) return;
+    await current.serving.close();
+    logger.info("stopped serving over MCP", { url: current.serving.url });
+  }
+
+  return {
+    frames,
+    status,
+    async start(body) {
+      const { options: start, issues } = parseStartOptions(body);
+      if (running) throw new HttpError(409, "already_serving", `already serving at ${running.serving.url}; stop it first`);
+      if (busy) throw new HttpError(409, "busy", "the MCP endpoint is starting or stopping; try again");
+      busy = true;
+      try {
+        // Loaded on first use: the SDK and ajv stay out of a plain `patchbay start`.
+        const { startMcpServing } = await import("./mcp-engine.ts");
+        for (const issue of issues) logger.warn(`toolkit ${issue}`);
+        const serving = await startMcpServing({
+          toolkit: start.toolkit ?? DEMO_TOOLKIT,
+          port: start.port,
+          logger,
+          onFrame: (frame) => frames.push(frame),
+          ...(start.confirmMode ? { confirmMode: start.confirmMode } : {}),
+          ...(start.concurrency !== undefined ? { concurrency: start.concurrency } : {}),
+          ...(start.timeoutMs !== undefined ? { timeoutMs: start.timeoutMs } : {}),
+          ...(start.fixtures !== undefined ? { fixtures: start.fixtures } : {}),
+          ...(options.maxSessions !== undefined ? { maxSessions: options.maxSessions } : {}),
+          ...(options.idleMs !== undefined ? { idleMs: options.idleMs } : {}),
+          ...(options.maxBodyBytes !== undefined ? { maxBodyBytes: options.maxBodyBytes } : {}),
+        }).catch((error: unknown) => {
+          throw listenError(error, start.port);
+        });
+        running = { serving, startedAt: now() };
+        logger.info("serving over MCP", { url: serving.url, toolkit: serving.context.toolkit.name });
+        return { status: status(), issues };
+      } finally {
+        busy = false;
+      }
+    },
+    async stop() {
+      if (busy) throw new HttpError(409, "busy", "the MCP endpoint is starting or stopping; try again");
+      busy = true;
+      try {
+        await stopServing();
+      } finally {
+        busy = false;
+      }
+      return status();
+    },
+    close: stopServing,
+  };
+}

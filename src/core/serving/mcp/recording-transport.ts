@@ -1,0 +1,65 @@
+import type { Transport, TransportSendOptions } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { JSONRPCMessage, MessageExtraInfo } from "@modelcontextprotocol/sdk/types.js";
+
+export type FrameDirection = "in" | "out";
+
+/** One message on the wire, as text; `session` is the MCP session id when there is one. */
+export interface FrameEvent {
+  readonly direction: FrameDirection;
+  readonly text: string;
+  readonly session?: string;
+}
+
+export type FrameSink = (frame: FrameEvent) => void;
+
+/**
+ * Wraps a transport so every message it sends (and, unless the caller records raw bodies
+ * itself, every message it receives) reaches a sink first. Outgoing text is the serialisation
+ * the transports write, so it matches the wire.
+ */
+export class RecordingTransport implements Transport {
+  readonly #inner: Transport;
+  readonly #sink: FrameSink;
+  readonly #inbound: boolean;
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: <T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => void;
+
+  constructor(inner: Transport, sink: FrameSink, options: { readonly recordInbound?: boolean } = {}) {
+    this.#inner = inner;
+    this.#sink = sink;
+    this.#inbound = options.recordInbound ?? true;
+  }
+
+  get sessionId(): string | undefined {
+    return this.#inner.sessionId;
+  }
+
+  #frame(direction: FrameDirection, text: string): void {
+    const session = this.#inner.sessionId;
+    this.#sink(session === undefined ? { direction, text } : { direction, text, session });
+  }
+
+  start(): Promise<void> {
+    this.#inner.onclose = () => this.onclose?.();
+    this.#inner.onerror = (error) => this.onerror?.(error);
+    this.#inner.onmessage = (message, extra) => {
+      if (this.#inbound) this.#frame("in", JSON.stringify(message));
+      this.onmessage?.(message, extra);
+    };
+    return this.#inner.start();
+  }
+
+  send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    this.#frame("out", JSON.stringify(message));
+    return this.#inner.send(message, options);
+  }
+
+  close(): Promise<void> {
+    return this.#inner.close();
+  }
+
+  setProtocolVersion(version: string): void {
+    this.#inner.setProtocolVersion?.(version);
+  }
+}
