@@ -6,10 +6,14 @@ import type {
   Implementation,
   LoggingLevel,
   LoggingMessageNotification,
+  ProgressNotificationParams,
   Root,
   ServerCapabilities,
 } from "@modelcontextprotocol/sdk/types.js";
 import type { Issue } from "../validation/types.ts";
+
+/** The RFC 5424 severities `logging/setLevel` takes, least severe first. */
+export const LOGGING_LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"] as const satisfies readonly LoggingLevel[];
 
 /** Client capabilities the console can declare; each needs the matching handler to be useful. */
 export interface ClientCapabilityChoice {
@@ -90,7 +94,10 @@ export interface CallOptions {
   readonly timeoutMs?: number;
   readonly onProgress?: (progress: { readonly progress: number; readonly total?: number; readonly message?: string }) => void;
   readonly signal?: AbortSignal;
-  /** `_meta` for the request (a progress token is added when onProgress is given). */
+  /**
+   * `_meta` for the request. With onProgress the SDK puts its own progressToken here, replacing any
+   * given; to keep a token of your own, leave onProgress out and listen for `progress` events.
+   */
   readonly meta?: Record<string, unknown>;
 }
 
@@ -100,10 +107,12 @@ export type McpConnectionEvents = {
   log: LoggingMessageNotification["params"];
   "list-changed": { readonly list: "tools" | "resources" | "prompts" };
   "resource-updated": { readonly uri: string };
+  /** Progress under a token the caller put in `_meta` itself (progress for SDK-made tokens goes to `onProgress`). */
+  progress: ProgressNotificationParams;
   /** Any other notification the server sent. */
   notification: { readonly method: string; readonly params: unknown };
   error: Error;
   close: undefined;
 };
 
-export type { LoggingLevel };
+export type { LoggingLevel, Root };

@@ -6,7 +6,14 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import { CallToolRequestSchema, InitializeRequestSchema, type JSONRPCMessage, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import {
+  CallToolRequestSchema,
+  InitializeRequestSchema,
+  type JSONRPCMessage,
+  ListToolsRequestSchema,
+  LoggingLevelSchema,
+  RootsListChangedNotificationSchema,
+} from "@modelcontextprotocol/sdk/types.js";
 import * as z from "zod";
 
 /** An McpServer with schema'd tools, a failing tool, a throwing tool, progress, elicitation and logging. */
@@ -43,6 +50,62 @@ export function toolServer(): McpServer {
     return { content: [{ type: "text", text: "ok" }] };
   });
   return server;
+}
+
+/** What the client-feature server saw of the client: list_changed notices and cancellations. */
+export interface ClientFeatureLog {
+  rootsChanged: number;
+  readonly cancelled: { readonly reason: unknown }[];
+}
+
+const text = (t: string) => ({ content: [{ type: "text" as const, text: t }] });
+
+/**
+ * An McpServer that exercises the client's side: it asks for sampling and roots, sends progress
+ * under whatever token it was given, logs at a chosen level, and records what the client told it.
+ */
+export function clientFeatureServer(): { server: McpServer; seen: ClientFeatureLog } {
+  const seen: ClientFeatureLog = { rootsChanged: 0, cancelled: [] };
+  const server = new McpServer({ name: "client-features", version: "1.0.0" }, { capabilities: { logging: {} } });
+  server.server.setNotificationHandler(RootsListChangedNotificationSchema, () => {
+    seen.rootsChanged++;
+  });
+  server.registerTool("ask-model", { inputSchema: { prompt: z.string() } }, async ({ prompt }) => {
+    try {
+      const answer = await server.server.createMessage({
+        messages: [{ role: "user", content: { type: "text", text: prompt } }],
+        systemPrompt: "Answer briefly.",
+        maxTokens: 50,
+        modelPreferences: { hints: [{ name: "small" }], speedPriority: 1 },
+      });
+      return text(JSON.stringify(answer));
+    } catch (error) {
+      const e = error as { code?: unknown; message: string };
+      return text(`refused ${String(e.code)}: ${e.message}`);
+    }
+  });
+  server.registerTool("list-roots", { inputSchema: {} }, async () => text(JSON.stringify(await server.server.listRoots())));
+  server.registerTool("count", { inputSchema: { steps: z.number(), withTotal: z.boolean() } }, async ({ steps, withTotal }, extra) => {
+    const token = extra._meta?.progressToken;
+    for (let i = 1; i <= steps && token !== undefined; i++) {
+      const params = { progressToken: token, progress: i * 10, message: `tick ${i}`, ...(withTotal ? { total: steps * 10 } : {}) };
+      await extra.sendNotification({ method: "notifications/progress", params });
+    }
+    return text(`token ${JSON.stringify(token)}`);
+  });
+  server.registerTool("wait", { inputSchema: {} }, (_args, extra) => {
+    return new Promise((resolve) => {
+      extra.signal.addEventListener("abort", () => {
+        seen.cancelled.push({ reason: extra.signal.reason });
+        resolve(text("cancelled"));
+      });
+    });
+  });
+  server.registerTool("log", { inputSchema: { level: LoggingLevelSchema, data: z.string() } }, async ({ level, data }) => {
+    await server.sendLoggingMessage({ level, logger: "feature-test", data });
+    return text("logged");
+  });
+  return { server, seen };
 }
 
 type ToolsCall = { name: string; arguments?: Record<string, unknown> };
