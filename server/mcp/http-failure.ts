@@ -1,4 +1,4 @@
-/** Names the step at which an outbound HTTP exchange failed, and reads the start of an unexpected body. */
+/** Names the step at which an outbound HTTP exchange failed, and reads response headers. */
 import type { RelayStep } from "../../src/core/mcp/relay-api.ts";
 
 export const BODY_PREVIEW_BYTES = 4096;
@@ -40,27 +40,6 @@ export function connectFailure(err: unknown, url: URL): { step: RelayStep; messa
   if (code === "ECONNREFUSED") return { step: "tcp", message: `tcp: connection to ${where} was refused (ECONNREFUSED)` };
   if (code !== undefined) return { step: "tcp", message: `tcp: connection to ${where} failed (${code}: ${innermostMessage(err)})` };
   return { step: "tcp", message: `tcp: request to ${where} failed (${innermostMessage(err)})` };
-}
-
-/** The first `limit` bytes of a body as text; the rest is not read. */
-export async function bodyPreview(res: Response, limit = BODY_PREVIEW_BYTES): Promise<string> {
-  if (res.body === null) return "";
-  const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  try {
-    while (size < limit) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      chunks.push(value);
-      size += value.length;
-    }
-  } catch {
-    // What arrived before the failure is still worth showing.
-  } finally {
-    void reader.cancel().catch(() => {});
-  }
-  return new TextDecoder().decode(Buffer.concat(chunks).subarray(0, limit));
 }
 
 /** The media type of a Content-Type header, lower-cased without parameters. */

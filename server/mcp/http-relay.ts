@@ -1,141 +1,184 @@
 /**
- * A Streamable HTTP MCP server as a relay peer: each frame is POSTed in order; a JSON body or the
- * `data:` messages of an SSE body become `message` events, each response an `http` event. Frames
- * wait for the previous response's headers, so the session id from initialize reaches the next POST.
+ * A Streamable HTTP MCP server as a relay peer. Each frame is POSTed in order; a JSON body or the
+ * `data:` messages of an SSE body become `message` events, each response an `http` event. After
+ * initialize the standalone GET stream carries what the server says outside any request. Every
+ * request a failure leaves unanswered is named in the `error` event, so the client can fail it.
  */
-import { bodyPreview, connectFailure, headerObject, mediaType } from "./http-failure.ts";
-import { SessionClosedError, type Peer, type PeerSink } from "./relay-peer.ts";
+import { headerObject } from "./http-failure.ts";
+import { openGetStream, type GetStream } from "./http-get-stream.ts";
+import { createExchanges } from "./http-exchange.ts";
+import { readOutgoing, type OutgoingFrame } from "./jsonrpc-frames.ts";
+import { SessionClosedError, type Peer, type PeerEvent, type PeerSink } from "./relay-peer.ts";
 import type { HttpSpec } from "./session-spec.ts";
-import { readSse } from "./sse-parser.ts";
+import { callFailure, UpstreamCall, upstreamFetch } from "./upstream-call.ts";
 
 export const DELETE_TIMEOUT_MS = 2000;
-
-/** Ids of `initialize` requests in an outgoing frame (single or batch); unparseable frames have none. */
-function initializeIds(bytes: Buffer): string[] {
-  let value: unknown;
-  try {
-    value = JSON.parse(bytes.toString("utf8"));
-  } catch {
-    return [];
-  }
-  const items = Array.isArray(value) ? value : [value];
-  const ids: string[] = [];
-  for (const item of items) {
-    if (typeof item === "object" && item !== null && (item as { method?: unknown }).method === "initialize") {
-      ids.push(JSON.stringify((item as { id?: unknown }).id ?? null));
-    }
-  }
-  return ids;
-}
+/** POSTs waiting for their response headers at once; later frames queue behind them. */
+export const MAX_IN_FLIGHT = 16;
 
 export function startStreamableHttp(spec: HttpSpec, sink: PeerSink): Peer {
-  const controller = new AbortController();
-  const pendingInit = new Set<string>();
+  const { limits } = spec;
+  const session = new AbortController();
   let sessionId: string | undefined;
   let protocolVersion: string | undefined;
   let closed = false;
-  let chain: Promise<void> = Promise.resolve();
+  let standalone: GetStream | undefined;
+  let standaloneSid: string | undefined;
+  let getUnsupported = false;
+  let answeredOnce = false;
+  const queue: Buffer[] = [];
+  let pumping = false;
+  let inFlight = 0;
+  let slotFreed: (() => void) | undefined;
 
-  /** Note the negotiated version once an initialize result arrives. */
-  function watch(text: string): void {
-    if (pendingInit.size === 0) return;
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch {
-      return;
-    }
-    for (const item of Array.isArray(value) ? value : [value]) {
-      if (typeof item !== "object" || item === null) continue;
-      const key = JSON.stringify((item as { id?: unknown }).id ?? null);
-      if (!pendingInit.delete(key)) continue;
-      const version = (item as { result?: { protocolVersion?: unknown } }).result?.protocolVersion;
-      if (typeof version === "string") protocolVersion = version;
-    }
+  const emit = (event: PeerEvent) => {
+    if (!closed) sink.emit(event);
+  };
+  const note = (text: string) => emit({ type: "note", text });
+
+  /** The user's headers plus the session id and negotiated version, once known. */
+  function sessionHeaders(): Record<string, string> {
+    const headers: Record<string, string> = { ...spec.headers };
+    if (sessionId !== undefined) headers["mcp-session-id"] = sessionId;
+    if (protocolVersion !== undefined) headers["mcp-protocol-version"] = protocolVersion;
+    return headers;
   }
 
-  const message = (text: string) => {
-    watch(text);
-    sink.emit({ type: "message", text });
-  };
+  /** The server no longer knows the session: forget it, so a new initialize starts a fresh one. */
+  function expired(sent: string | undefined): void {
+    if (sent === undefined || sent !== sessionId) return;
+    sessionId = undefined;
+    protocolVersion = undefined;
+    standalone?.stop();
+    standalone = undefined;
+  }
 
-  async function consume(res: Response, withSession: string | undefined): Promise<void> {
-    const type = mediaType(res.headers.get("content-type"));
-    if (!res.ok) {
-      const body = await bodyPreview(res);
-      const dropped = res.status === 404 && withSession !== undefined ? "; the server no longer knows this session (start a new one)" : "";
-      const text = `http: the server answered ${res.status} ${res.statusText}${dropped}`.trimEnd();
-      sink.emit({ type: "error", step: "http", message: text, status: res.status, body });
-      return;
-    }
-    if (type === "application/json") {
-      const text = await res.text();
-      if (text.trim() !== "") message(text);
-      return;
-    }
-    if (type === "text/event-stream" && res.body !== null) {
-      await readSse(res.body, (event) => {
-        if (event.event === "message" && event.data !== "") message(event.data);
-      });
-      return;
-    }
-    const body = await bodyPreview(res);
-    if (body === "") return; // 202 Accepted for notifications and responses carries no body.
-    const got = type === "" ? "no Content-Type" : JSON.stringify(type);
-    sink.emit({
-      type: "error",
-      step: "not-mcp",
-      message: `not-mcp: a ${res.status} response should be application/json or text/event-stream, got ${got}`,
-      status: res.status,
-      body,
+  function startStandalone(): void {
+    if (closed || getUnsupported || sessionId === undefined) return;
+    if (standalone !== undefined && standaloneSid === sessionId) return;
+    // A new initialize may have brought a new session: its stream replaces the old one.
+    standalone?.stop();
+    const sid = sessionId;
+    standaloneSid = sid;
+    const stream = openGetStream({
+      url: spec.url,
+      limits,
+      signal: session.signal,
+      headers: () => (sessionId === sid ? sessionHeaders() : undefined),
+      label: "GET stream",
+      onMessage: exchanges.deliver,
+      onOversize: exchanges.oversize,
+      note,
+    });
+    standalone = stream;
+    void stream.ended.then((end) => {
+      if (standalone === stream) standalone = undefined;
+      if (end.kind === "unsupported") {
+        getUnsupported = true;
+        note("the server offers no standalone GET stream (HTTP 405): only messages that belong to a request can arrive");
+      } else if (end.kind === "expired") {
+        emit({ type: "error", step: "http", status: end.status, body: end.body, message: exchanges.expiredMessage() });
+        expired(sid);
+      } else if (end.kind === "gave-up" || end.kind === "refused") {
+        note(`GET stream closed for good: ${end.problem}; messages the server sends outside a request will not arrive`);
+      }
     });
   }
 
-  async function post(bytes: Buffer): Promise<void> {
-    if (closed) return;
-    const headers: Record<string, string> = {
-      ...spec.headers,
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-    };
-    const withSession = sessionId;
-    if (withSession !== undefined) headers["mcp-session-id"] = withSession;
-    if (protocolVersion !== undefined) headers["mcp-protocol-version"] = protocolVersion;
+  const exchanges = createExchanges({
+    spec,
+    sink: { emit, note },
+    signal: session.signal,
+    sessionHeaders: () => (sessionId === undefined ? undefined : sessionHeaders()),
+    onInitialized(version) {
+      if (version !== undefined) protocolVersion = version;
+      startStandalone();
+    },
+    onExpired: expired,
+  });
+
+  /** Send one frame; resolves once its response headers are in (or it failed). */
+  async function post(bytes: Buffer, frame: OutgoingFrame): Promise<void> {
+    const exchange = exchanges.begin(frame, sessionId);
+    const headers = { ...sessionHeaders(), "content-type": "application/json", accept: "application/json, text/event-stream" };
+    const call = new UpstreamCall(session.signal);
     let res: Response;
     try {
-      res = await fetch(spec.url, { method: "POST", headers, body: new Uint8Array(bytes), signal: controller.signal });
+      res = await upstreamFetch(spec.url, { method: "POST", headers, body: new Uint8Array(bytes) }, call, limits.headersTimeoutMs);
     } catch (err) {
-      if (!closed) sink.emit({ type: "error", ...connectFailure(err, spec.url) });
+      call.dispose();
+      const failure = callFailure(err, call, spec.url, limits);
+      if (failure !== undefined) exchange.fail(failure);
       return;
     }
-    sink.emit({ type: "http", status: res.status, headers: headerObject(res.headers) });
+    emit({ type: "http", status: res.status, headers: headerObject(res.headers) });
     const sid = res.headers.get("mcp-session-id");
-    if (sid !== null && res.ok) sessionId = sid;
+    if (res.ok) {
+      answeredOnce = true;
+      if (sid !== null) sessionId = sid;
+    }
     // The body is read in the background: an SSE answer may stay open while later frames go out.
-    void consume(res, withSession).catch((err: unknown) => {
-      if (!closed) sink.emit({ type: "error", step: "protocol", message: `reading the response failed: ${(err as Error).message}` });
-    });
+    void exchange
+      .consume(res, call)
+      .catch((err: unknown) => emit({ type: "error", step: "protocol", message: `reading the response failed: ${(err as Error).message}` }))
+      .finally(() => call.dispose());
+  }
+
+  /**
+   * Frames go out in order. A frame waits for the previous one's headers while the session is
+   * being set up, and behind notifications and responses (answered at once with 202), so the
+   * session id and `initialized` come first; requests then go out without waiting for each
+   * other, so a slow call blocks neither a ping nor its own cancellation.
+   */
+  async function pump(): Promise<void> {
+    if (pumping) return;
+    pumping = true;
+    try {
+      while (queue.length > 0 && !closed) {
+        if (inFlight >= MAX_IN_FLIGHT) {
+          await new Promise<void>((resolve) => (slotFreed = resolve));
+          continue;
+        }
+        const bytes = queue.shift()!;
+        const frame = readOutgoing(bytes);
+        inFlight++;
+        const headersIn = post(bytes, frame).finally(() => {
+          inFlight--;
+          slotFreed?.();
+          slotFreed = undefined;
+        });
+        const waits = !answeredOnce || frame.requestIds.length === 0 || frame.initializeIds.length > 0;
+        if (waits) await headersIn;
+      }
+    } finally {
+      pumping = false;
+    }
   }
 
   return {
     async send(bytes) {
       if (closed) throw new SessionClosedError("the session is closed");
-      for (const id of initializeIds(bytes)) pendingInit.add(id);
-      chain = chain.then(() => post(bytes));
+      queue.push(bytes);
+      void pump();
     },
     async close() {
       if (closed) return;
       closed = true;
-      controller.abort();
-      if (sessionId === undefined) return;
-      const headers: Record<string, string> = { ...spec.headers, "mcp-session-id": sessionId };
-      if (protocolVersion !== undefined) headers["mcp-protocol-version"] = protocolVersion;
+      standalone?.stop();
+      session.abort();
+      const sid = sessionId;
+      if (sid === undefined) return;
+      // The DELETE's answer is still worth an event; 405 means the server keeps sessions itself.
+      const call = new UpstreamCall(new AbortController().signal);
       try {
-        const res = await fetch(spec.url, { method: "DELETE", headers, signal: AbortSignal.timeout(DELETE_TIMEOUT_MS) });
+        const res = await upstreamFetch(spec.url, { method: "DELETE", headers: sessionHeaders() }, call, Math.min(DELETE_TIMEOUT_MS, limits.headersTimeoutMs));
         sink.emit({ type: "http", status: res.status, headers: headerObject(res.headers) });
-        await res.body?.cancel();
+        await res.body?.cancel().catch(() => {});
       } catch (err) {
-        sink.emit({ type: "error", ...connectFailure(err, spec.url) });
+        const failure = callFailure(err, call, spec.url, limits);
+        if (failure !== undefined) sink.emit({ type: "error", ...failure });
+      } finally {
+        call.dispose();
       }
     },
   };

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { parseRelayEvent } from "../../src/core/mcp/relay-api.ts";
 import { createEventStream, type StreamSink } from "./ndjson-stream.ts";
 
 function sink(accept = true): StreamSink & { chunks: string[]; ended: boolean; drain(): void } {
@@ -73,5 +74,18 @@ describe("the relay event stream", () => {
     expect(s.chunks).toHaveLength(1);
     s.drain();
     expect(lines(s.chunks).map((e) => e.text)).toEqual(["1", "2"]);
+  });
+
+  it("writes what the client parses back: notes, and errors naming the requests they leave unanswered", () => {
+    const stream = createEventStream({ elapsed: () => 9 });
+    stream.push({ type: "note", text: "GET stream open (HTTP 200)" });
+    stream.push({ type: "error", step: "http", message: "http: the server answered 502", status: 502, body: "bad gateway", requestIds: [7, "a"] });
+    const s = sink();
+    stream.claim()!.start(s);
+    const parsed = s.chunks.join("").split("\n").filter(Boolean).map(parseRelayEvent);
+    expect(parsed).toEqual([
+      { type: "note", text: "GET stream open (HTTP 200)", at: 9 },
+      { type: "error", step: "http", message: "http: the server answered 502", status: 502, body: "bad gateway", requestIds: [7, "a"], at: 9 },
+    ]);
   });
 });

@@ -4,6 +4,7 @@
  */
 import { isJsonObject } from "../../src/core/json/index.ts";
 import { HttpError } from "../http/errors.ts";
+import { parseLimits, type RelayLimits } from "./relay-limits.ts";
 
 export type StdioSpec = {
   readonly transport: "stdio";
@@ -17,6 +18,7 @@ export type HttpSpec = {
   readonly transport: "streamable-http" | "sse";
   readonly url: URL;
   readonly headers: Readonly<Record<string, string>>;
+  readonly limits: RelayLimits;
 };
 
 export type SessionSpec = StdioSpec | HttpSpec;
@@ -91,7 +93,7 @@ function parseStdio(body: Record<string, unknown>): StdioSpec {
 }
 
 function parseHttp(body: Record<string, unknown>, transport: HttpSpec["transport"]): HttpSpec {
-  onlyKeys(body, ["transport", "url", "headers"], transport);
+  onlyKeys(body, ["transport", "url", "headers", "limits"], transport);
   if (!("url" in body)) throw invalid(`url is required for transport ${transport}`);
   const text = plainString(body.url, "url");
   let url: URL;
@@ -102,6 +104,10 @@ function parseHttp(body: Record<string, unknown>, transport: HttpSpec["transport
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") {
     throw invalid(`url must use http: or https:, got ${JSON.stringify(url.protocol)}`);
+  }
+  // fetch refuses such URLs and quotes them, password and all, in its error.
+  if (url.username !== "" || url.password !== "") {
+    throw invalid("url must not carry credentials (user:password@); send them in a header such as Authorization");
   }
   const headers =
     body.headers === undefined
@@ -115,7 +121,7 @@ function parseHttp(body: Record<string, unknown>, transport: HttpSpec["transport
     // fetch would refuse these and quote the value in its error.
     if (!/^[\t\x20-\x7e\x80-\xff]*$/.test(v)) throw invalid(`headers.${key} must contain only printable Latin-1 characters`);
   }
-  return { transport, url, headers };
+  return { transport, url, headers, limits: parseLimits(body.limits) };
 }
 
 /** Check a create-session body; throws a 400 HttpError naming the first problem. */

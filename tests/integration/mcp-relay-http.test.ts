@@ -12,14 +12,24 @@ import { send, startTestBackend, type TestBackend } from "../helpers/http-client
 
 const EVERYTHING = fileURLToPath(new URL("../../node_modules/@modelcontextprotocol/server-everything/dist/index.js", import.meta.url));
 
-type Ev = { type: string; text?: string; step?: string; status?: number; body?: string; message?: string; headers?: Record<string, string>; reason?: string };
+type Ev = {
+  type: string;
+  text?: string;
+  step?: string;
+  status?: number;
+  body?: string;
+  message?: string;
+  headers?: Record<string, string>;
+  reason?: string;
+  requestIds?: (string | number)[];
+};
 
 let t: TestBackend;
 let oddServer: Server;
 let oddPort = 0;
 const everything: ChildProcess[] = [];
 /** What the fake MCP endpoint received: method, headers and body of each request. */
-const seen: { method: string; headers: Record<string, string | string[] | undefined>; body: string }[] = [];
+const seen: { method: string; headers: Record<string, string | string[] | undefined>; body: string; closed?: boolean }[] = [];
 
 /** Start server-everything in an HTTP mode on a free port; resolves once it listens. */
 async function startEverything(mode: "streamableHttp" | "sse"): Promise<number> {
@@ -40,6 +50,15 @@ async function startEverything(mode: "streamableHttp" | "sse"): Promise<number> 
 beforeAll(async () => {
   t = await startTestBackend();
   oddServer = createServer((req, res) => {
+    if (req.url === "/fake-mcp" && req.method === "GET") {
+      // The standalone stream: stays open until the relay lets go of it.
+      const entry = { method: "GET", headers: req.headers, body: "", closed: false };
+      seen.push(entry);
+      res.on("close", () => (entry.closed = true));
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      res.write(": open\n\n");
+      return;
+    }
     if (req.url === "/fake-mcp") {
       let body = "";
       req.setEncoding("utf8");
@@ -132,7 +151,9 @@ describe("streamable HTTP relay against server-everything", () => {
     const echo = await waitFor(() => responseTo(stream.events, 3), "the echo result", stream.events);
     expect(echo.text).toContain("over http");
     const ids = stream.events.filter((e) => e.type === "message").map((e) => (JSON.parse(e.text!) as { id?: number }).id).filter((x) => x !== undefined);
-    expect(ids).toEqual([1, 2, 3]);
+    // Requests go out without waiting for each other's headers, so 2 and 3 may answer in either order.
+    expect(ids[0]).toBe(1);
+    expect([...ids].sort()).toEqual([1, 2, 3]);
     const http = stream.events.filter((e) => e.type === "http");
     expect(http).toHaveLength(4);
     expect(http.map((e) => e.status)).toEqual([200, 202, 200, 200]);
@@ -140,6 +161,7 @@ describe("streamable HTTP relay against server-everything", () => {
     expect(sid).toMatch(/\S/);
     // Had a later POST lacked the session id, server-everything would have answered 400.
     expect(stream.events.some((e) => e.type === "error")).toBe(false);
+    expect(stream.events.some((e) => e.type === "note" && e.text === "GET stream open (HTTP 200)")).toBe(true);
 
     expect((await post(`/api/mcp/sessions/${id}/close`, "")).status).toBe(200);
     await stream.ended;
@@ -154,8 +176,11 @@ describe("streamable HTTP relay against server-everything", () => {
     const stream = await openStream(id);
     await post(`/api/mcp/sessions/${id}/messages`, '{"jsonrpc":"2.0","id":1,"method":"tools/list"}');
     const err = await waitFor(() => stream.events.find((e) => e.type === "error"), "an error", stream.events);
-    expect(err).toMatchObject({ step: "http", status: 400 });
+    expect(err).toMatchObject({ step: "http", status: 400, requestIds: [1] });
     expect(err.body).toContain("jsonrpc");
+    // The JSON-RPC error body reaches the client as a message too; it carries no id, so request 1 is named above.
+    const refusal = stream.events.find((e) => e.type === "message");
+    expect(JSON.parse(refusal!.text!)).toMatchObject({ jsonrpc: "2.0", error: { code: -32000 } });
     await post(`/api/mcp/sessions/${id}/close`, "");
   });
 });
@@ -172,9 +197,13 @@ describe("streamable HTTP request headers", () => {
       '{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":1}}',
       '{"jsonrpc":"2.0","id":2,"result":{}}',
     ]);
+    await waitFor(() => seen.find((s) => s.method === "GET"), "the GET stream", stream.events);
     await post(`/api/mcp/sessions/${id}/close`, "");
     await stream.ended;
-    const [init, ping, del] = seen;
+    const [init, ping, del] = seen.filter((s) => s.method !== "GET");
+    const get = seen.find((s) => s.method === "GET")!;
+    expect(get.headers).toMatchObject({ accept: "text/event-stream", "mcp-session-id": "fake-session-1", "mcp-protocol-version": "2025-03-26", authorization: "Bearer abc" });
+    await waitFor(() => (get.closed ? true : undefined), "the GET stream to close with the session");
     expect(init).toMatchObject({ method: "POST", body: FLOW[0] });
     expect(init!.headers).toMatchObject({ accept: "application/json, text/event-stream", "content-type": "application/json", authorization: "Bearer abc" });
     expect(init!.headers["mcp-session-id"]).toBeUndefined();

@@ -224,6 +224,8 @@ describe("the session API's checks", () => {
     ['{"transport":"stdio","command":"x","shell":true}', /unexpected property "shell"/],
     ['{"transport":"streamable-http","url":"file:///etc/passwd"}', /http: or https:/],
     ['{"transport":"sse","url":"not a url"}', /not a valid absolute URL/],
+    ['{"transport":"sse","url":"http://me:pw@127.0.0.1/sse"}', /must not carry credentials/],
+    ['{"transport":"streamable-http","url":"http://127.0.0.1/mcp","limits":{"idleTimeoutMs":0}}', /limits\.idleTimeoutMs must be a whole number/],
     ['{"transport":"streamable-http","url":"http://127.0.0.1/mcp","headers":{"Authorization":42}}', /headers\.Authorization must be a string/],
     ['{"transport":"streamable-http","url":"http://127.0.0.1/mcp","headers":{"X":"a\\r\\nInjected: 1"}}', /CR, LF/],
     ['{"transport":"streamable-http","url":"http://127.0.0.1/mcp","headers":{"X":"snow \u2603"}}', /printable Latin-1/],

@@ -1,10 +1,26 @@
 import { isJsonObject } from "../json/index.ts";
 
+/**
+ * Per-session time and size limits on the relay's upstream HTTP calls; each is optional and the
+ * relay fills in its defaults. Times are ms (100 to 300000), sizes bytes (1024 to 64 MiB).
+ */
+export interface RelayLimitsBody {
+  /** From sending a request to its response headers (connect included). */
+  readonly headersTimeoutMs?: number;
+  /** The longest a response body may go without progress: a complete SSE line, or a JSON body's end. */
+  readonly idleTimeoutMs?: number;
+  /** The largest single message the relay accepts from the server. */
+  readonly maxMessageBytes?: number;
+}
+
 /** What the backend relay is asked to connect to (POST /api/mcp/sessions). */
 export type CreateSessionBody =
   | { readonly transport: "stdio"; readonly command: string; readonly args?: readonly string[]; readonly env?: Readonly<Record<string, string>>; readonly cwd?: string }
-  | { readonly transport: "streamable-http"; readonly url: string; readonly headers?: Readonly<Record<string, string>> }
-  | { readonly transport: "sse"; readonly url: string; readonly headers?: Readonly<Record<string, string>> };
+  | { readonly transport: "streamable-http"; readonly url: string; readonly headers?: Readonly<Record<string, string>>; readonly limits?: RelayLimitsBody }
+  | { readonly transport: "sse"; readonly url: string; readonly headers?: Readonly<Record<string, string>>; readonly limits?: RelayLimitsBody };
+
+/** A JSON-RPC request id as it appeared on the wire. */
+export type JsonRpcId = string | number;
 
 /** The relay's own failure steps, as its `error` events name them. */
 export type RelayStep = "spawn" | "dns" | "tcp" | "tls" | "http" | "not-mcp" | "protocol";
@@ -14,8 +30,19 @@ export type RelayEvent =
   | { readonly type: "message"; readonly text: string; readonly at: number }
   | { readonly type: "stderr"; readonly text: string; readonly at: number }
   | { readonly type: "http"; readonly status: number; readonly headers: Readonly<Record<string, string>>; readonly at: number }
-  | { readonly type: "error"; readonly step: RelayStep; readonly message: string; readonly status?: number; readonly body?: string; readonly at: number }
-  | { readonly type: "closed"; readonly reason: string; readonly code?: number; readonly at: number };
+  | {
+      readonly type: "error";
+      readonly step: RelayStep;
+      readonly message: string;
+      readonly status?: number;
+      readonly body?: string;
+      /** Requests this failure leaves unanswered: the server will not answer them, so the client can fail them now. */
+      readonly requestIds?: readonly JsonRpcId[];
+      readonly at: number;
+    }
+  | { readonly type: "closed"; readonly reason: string; readonly code?: number; readonly at: number }
+  /** Something worth knowing that is not a failure, e.g. that the server offers no standalone GET stream. */
+  | { readonly type: "note"; readonly text: string; readonly at: number };
 
 /** Events shown in the console pane: everything but the JSON-RPC messages themselves. */
 export type RelayConsoleEvent = Exclude<RelayEvent, { type: "message" }>;
@@ -34,6 +61,8 @@ function stringRecord(value: unknown): value is Record<string, string> {
 
 const num = (v: unknown): v is number => typeof v === "number" && Number.isFinite(v);
 
+const idList = (v: unknown): v is JsonRpcId[] => Array.isArray(v) && v.every((id) => typeof id === "string" || num(id));
+
 /** One stream line as an event, or the reason it is not one. */
 export function parseRelayEvent(line: string): RelayEvent | { readonly problem: string } {
   let value: unknown;
@@ -47,6 +76,7 @@ export function parseRelayEvent(line: string): RelayEvent | { readonly problem: 
   switch (value.type) {
     case "message":
     case "stderr":
+    case "note":
       if (typeof value.text !== "string") break;
       return { type: value.type, text: value.text, at };
     case "http":
@@ -60,6 +90,7 @@ export function parseRelayEvent(line: string): RelayEvent | { readonly problem: 
         message: value.message,
         ...(num(value.status) ? { status: value.status } : {}),
         ...(typeof value.body === "string" ? { body: value.body } : {}),
+        ...(idList(value.requestIds) && value.requestIds.length > 0 ? { requestIds: value.requestIds } : {}),
         at,
       };
     }
