@@ -5,6 +5,7 @@ import { checkStructuredContent, type ToolSchemas } from "../packs/mcp/tool-chec
 import { atLeast, draftFor, nearestVersion } from "../packs/mcp/versions.ts";
 import type { SchemaCompiler } from "../schema/compiler.ts";
 import type { CallOutcome } from "./connection-types.ts";
+import { relayFailureOf } from "./relay-error.ts";
 import { isConnectionClosed, isLocalTimeout, serverMessage } from "./connect-failure.ts";
 
 /** A tools/call that got no result: a JSON-RPC error from the server, or no answer at all. */
@@ -12,6 +13,16 @@ export function outcomeFromError(error: unknown, signal: AbortSignal | undefined
   if (signal?.aborted) return { kind: "cancelled", reason: String(signal.reason ?? "aborted") };
   if (isLocalTimeout(error)) return { kind: "timeout", timeoutMs: (error.data as { timeout: number }).timeout };
   if (isConnectionClosed(error)) return { kind: "connection-closed", message: "the connection closed before the tool answered" };
+  const relayFailure = error instanceof McpError ? relayFailureOf(error.data) : undefined;
+  if (relayFailure) {
+    return {
+      kind: "relay-failure",
+      step: relayFailure.step,
+      message: serverMessage(error as McpError),
+      ...(relayFailure.status !== undefined ? { status: relayFailure.status } : {}),
+      ...(relayFailure.body !== undefined ? { body: relayFailure.body } : {}),
+    };
+  }
   if (error instanceof McpError) return { kind: "json-rpc-error", code: error.code, message: serverMessage(error), data: error.data };
   throw error;
 }

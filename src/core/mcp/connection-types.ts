@@ -83,6 +83,8 @@ export type ToolResult = Record<string, unknown>;
  */
 export type CallOutcome =
   | { readonly kind: "json-rpc-error"; readonly code: number; readonly message: string; readonly data: unknown }
+  /** The relay reported that the request could not be delivered or answered (step, HTTP status, raw body). */
+  | { readonly kind: "relay-failure"; readonly step: string; readonly message: string; readonly status?: number; readonly body?: string }
   | { readonly kind: "tool-error"; readonly result: ToolResult }
   | { readonly kind: "success"; readonly result: ToolResult; readonly structuredContentIssues: readonly Issue[] }
   | { readonly kind: "invalid-result"; readonly result: unknown; readonly issues: readonly Issue[] }

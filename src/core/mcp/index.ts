@@ -16,9 +16,9 @@ export type {
 export { RelayTransport } from "./relay-transport.ts";
 export type { RelayTransportOptions } from "./relay-transport.ts";
 export { parseRelayEvent, sessionTarget } from "./relay-api.ts";
-export type { CreateSessionBody, RelayConsoleEvent, RelayEvent, RelayStep } from "./relay-api.ts";
-export { RelayError } from "./relay-error.ts";
-export type { RelayFailureStep } from "./relay-error.ts";
+export type { CreateSessionBody, JsonRpcId, RelayConsoleEvent, RelayEvent, RelayLimitsBody, RelayStep } from "./relay-api.ts";
+export { RELAY_FAILURE_CODE, RelayError, relayFailureOf } from "./relay-error.ts";
+export type { RelayFailureDetail, RelayFailureStep } from "./relay-error.ts";
 export { LineSplitter, MAX_LINE_CHARS } from "./ndjson-lines.ts";
 export { DirectTransport } from "./direct-transport.ts";
 export type { DirectSession, DirectTransportOptions } from "./direct-transport.ts";

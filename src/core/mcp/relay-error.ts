@@ -3,6 +3,26 @@ import type { RelayStep } from "./relay-api.ts";
 /** Where a relayed connection failed: a relay API call, or a step the relay itself reported. */
 export type RelayFailureStep = "relay-unreachable" | "create-session" | "open-stream" | "send" | "stream" | RelayStep;
 
+/**
+ * The JSON-RPC error code of an answer the client side makes up for a request the relay reported
+ * as failed (server-defined range); such an answer carries `data.relayFailure`.
+ */
+export const RELAY_FAILURE_CODE = -32099;
+
+export interface RelayFailureDetail {
+  readonly step: RelayFailureStep;
+  readonly status?: number;
+  readonly body?: string;
+}
+
+/** The relay failure an error answer carries, when the relay made it up rather than the server. */
+export function relayFailureOf(data: unknown): RelayFailureDetail | undefined {
+  if (typeof data !== "object" || data === null) return undefined;
+  const detail = (data as { relayFailure?: unknown }).relayFailure;
+  if (typeof detail !== "object" || detail === null || typeof (detail as { step?: unknown }).step !== "string") return undefined;
+  return detail as RelayFailureDetail;
+}
+
 /** A failure of the relay or of the connection behind it, with the raw answer when there was one. */
 export class RelayError extends Error {
   override readonly name = "RelayError";

@@ -169,4 +169,27 @@ describe("RelayTransport", () => {
     await t.transport.start();
     await expect(t.transport.send({ jsonrpc: "2.0", method: "x" })).rejects.toMatchObject({ step: "send", status: 404, message: expect.stringContaining("no such session") });
   });
+
+  it("answers at once the requests a relay failure names, once, without logging a frame that never crossed the wire", async () => {
+    const t = setup();
+    await t.transport.start();
+    await t.transport.send({ jsonrpc: "2.0", id: 4, method: "tools/call", params: { name: "slow" } });
+    await t.transport.send({ jsonrpc: "2.0", id: "4", method: "ping" });
+    await t.transport.send({ jsonrpc: "2.0", id: 5, method: "ping" });
+    t.relay.write(enc.encode(line({ type: "message", text: JSON.stringify({ jsonrpc: "2.0", id: 5, result: {} }), at: 1 })));
+    await tick();
+    const logged = t.wireLog.size;
+    t.relay.write(enc.encode(line({ type: "error", step: "http", message: "stream broke", status: 502, body: "bad gateway", requestIds: [4, 5, 99], at: 2 })));
+    t.relay.write(enc.encode(line({ type: "error", step: "http", message: "again", requestIds: [4], at: 3 })));
+    await tick();
+    const failures = t.messages.filter((m) => "error" in m);
+    expect(failures).toEqual([
+      {
+        jsonrpc: "2.0",
+        id: 4,
+        error: { code: -32099, message: "http step failed (HTTP 502): stream broke", data: { relayFailure: { step: "http", status: 502, body: "bad gateway" } } },
+      },
+    ]);
+    expect(t.wireLog.size).toBe(logged);
+  });
 });

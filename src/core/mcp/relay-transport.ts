@@ -5,7 +5,7 @@ import type { WireLog } from "../wire/wire-log.ts";
 import { FrameRecorder } from "./frame-recorder.ts";
 import { LineSplitter } from "./ndjson-lines.ts";
 import { type CreateSessionBody, parseRelayEvent, preview, type RelayConsoleEvent, sessionTarget } from "./relay-api.ts";
-import { bodyPreview, RelayError, relayErrorMessage } from "./relay-error.ts";
+import { bodyPreview, RELAY_FAILURE_CODE, type RelayFailureDetail, RelayError, relayErrorMessage } from "./relay-error.ts";
 
 export interface RelayTransportOptions {
   readonly fetch: typeof fetch;
@@ -39,6 +39,9 @@ export class RelayTransport implements Transport {
   #lastStatus: number | undefined;
   #closed = false;
   #closedReason: string | undefined;
+  // Requests sent through send() and not yet answered, keyed by type and value of the id, so a
+  // relay failure that names them fails them at once instead of leaving them to time out.
+  readonly #pending = new Map<string, string | number>();
 
   constructor(options: RelayTransportOptions) {
     this.#options = options;
@@ -88,6 +91,7 @@ export class RelayTransport implements Transport {
   }
 
   async send(message: JSONRPCMessage): Promise<void> {
+    if ("method" in message && "id" in message) this.#pending.set(idKey(message.id), message.id);
     await this.sendRaw(JSON.stringify(message));
   }
 
@@ -176,6 +180,7 @@ export class RelayTransport implements Transport {
     }
     for (const one of messages) {
       const parsed = JSONRPCMessageSchema.safeParse(one);
+      if (parsed.success && !("method" in parsed.data) && "id" in parsed.data && parsed.data.id !== undefined) this.#pending.delete(idKey(parsed.data.id));
       if (parsed.success) this.onmessage?.(parsed.data);
       else this.onerror?.(new RelayError("protocol", `server sent a message that is not valid JSON-RPC 2.0: ${preview(JSON.stringify(one) ?? text)}`));
     }
@@ -187,12 +192,25 @@ export class RelayTransport implements Transport {
     else if (event.type === "error") {
       const status = event.status ?? (event.step === "http" ? this.#lastStatus : undefined);
       const detail = status !== undefined ? ` (HTTP ${status})` : "";
-      this.onerror?.(new RelayError(event.step, `${event.step} step failed${detail}: ${event.message}`, { ...(status !== undefined ? { status } : {}), ...(event.body !== undefined ? { body: event.body } : {}) }));
+      const message = `${event.step} step failed${detail}: ${event.message}`;
+      this.onerror?.(new RelayError(event.step, message, { ...(status !== undefined ? { status } : {}), ...(event.body !== undefined ? { body: event.body } : {}) }));
+      for (const id of event.requestIds ?? []) this.#failRequest(id, message, { step: event.step, ...(status !== undefined ? { status } : {}), ...(event.body !== undefined ? { body: event.body } : {}) });
     } else if (event.type === "closed") {
       const code = event.code !== undefined ? ` (code ${event.code})` : "";
       this.#closedReason = `${event.reason}${code}`;
       this.#finish();
     }
+  }
+
+  /**
+   * Answers a request the relay could not deliver or get answered. Not logged: it never crossed
+   * the wire. `data.relayFailure` tells it apart from an error the server sent.
+   */
+  #failRequest(id: string | number, message: string, relayFailure: RelayFailureDetail): void {
+    const key = idKey(id);
+    if (!this.#pending.has(key)) return;
+    this.#pending.delete(key);
+    this.onmessage?.({ jsonrpc: "2.0", id, error: { code: RELAY_FAILURE_CODE, message, data: { relayFailure } } });
   }
 
   #finish(): void {
@@ -201,6 +219,10 @@ export class RelayTransport implements Transport {
     this.#abort.abort();
     this.onclose?.();
   }
+}
+
+function idKey(id: string | number): string {
+  return `${typeof id}:${id}`;
 }
 
 function parseId(body: string | undefined): string | undefined {

@@ -7,6 +7,7 @@ import {
   type McpTransportChoice,
   type NameValueRow,
   REQUESTABLE_VERSIONS,
+  relayLimitsFor,
   secondsToMs,
   sessionBody,
 } from "./connect-form.ts";
@@ -92,7 +93,7 @@ export class ConnectFormState {
     return {
       ok: true,
       request: {
-        body: form.body,
+        body: form.body.transport === "stdio" ? form.body : { ...form.body, limits: relayLimitsFor(request.ms) },
         mode: form.body.transport === "stdio" ? "relay" : this.connectionMode,
         protocolVersion: this.requestedVersion,
         connectTimeoutMs: connect.ms,

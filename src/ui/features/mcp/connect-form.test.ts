@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ServerEntry } from "../../../core/mcp/index.ts";
-import { argsFromText, type ConnectFormValues, entryFromForm, formFromEntry, rowsToRecord, secondsToMs, sessionBody } from "./connect-form.ts";
+import { argsFromText, type ConnectFormValues, entryFromForm, formFromEntry, rowsToRecord, relayLimitsFor, secondsToMs, sessionBody } from "./connect-form.ts";
 import { ConnectFormState } from "./connect-form-state.svelte.ts";
 
 const base: ConnectFormValues = { transport: "stdio", command: "node", argsText: "", envRows: [], url: "", headerRows: [] };
@@ -119,5 +119,10 @@ describe("ConnectFormState", () => {
     form.load({ name: "x", transport: "sse", url: "http://h/sse", headers: {}, extra: {} }, "direct");
     expect([form.transportChoice, form.url, form.connectionMode, form.headerRows]).toEqual(["sse", "http://h/sse", "direct", [{ name: "", value: "" }]]);
     expect(form.entry("x")).toEqual({ ok: true, entry: { name: "x", transport: "sse", url: "http://h/sse", headers: {}, extra: {} } });
+  });
+
+  it("gives the relay time limits that outlast the form's request limit, within the relay's range", () => {
+    expect(relayLimitsFor(60_000)).toEqual({ headersTimeoutMs: 70_000, idleTimeoutMs: 70_000 });
+    expect(relayLimitsFor(3_600_000)).toEqual({ headersTimeoutMs: 300_000, idleTimeoutMs: 300_000 });
   });
 });

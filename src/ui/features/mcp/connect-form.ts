@@ -138,3 +138,9 @@ export function entryFromForm(form: ConnectFormValues, name: string, from?: Serv
   }
   return { ok: true, entry: { name, transport: body.transport, url: body.url, headers: { ...body.headers }, ...kept } };
 }
+
+/** The relay's own HTTP time limits never cut a call the form would still wait for: the request limit plus 10 s, within the relay's range. */
+export function relayLimitsFor(requestTimeoutMs: number): { headersTimeoutMs: number; idleTimeoutMs: number } {
+  const ms = Math.min(300_000, Math.max(100, requestTimeoutMs + 10_000));
+  return { headersTimeoutMs: ms, idleTimeoutMs: ms };
+}

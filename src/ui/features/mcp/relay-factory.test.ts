@@ -84,7 +84,7 @@ describe("Auto mode", () => {
     expect(w.errors).toEqual([]);
     // The relay was asked for the same server, token included, since it now makes the requests.
     const create = w.relay.calls.find((c) => c.url.endsWith("/api/mcp/sessions"))!;
-    expect(JSON.parse(create.body!)).toEqual({ transport: "streamable-http", url: URL_, headers: { Authorization: `Bearer ${TOKEN}` } });
+    expect(JSON.parse(create.body!)).toEqual({ limits: { headersTimeoutMs: 70_000, idleTimeoutMs: 70_000 }, transport: "streamable-http", url: URL_, headers: { Authorization: `Bearer ${TOKEN}` } });
   });
 
   it("stays direct when the server allows this page", async () => {

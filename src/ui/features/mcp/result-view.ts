@@ -82,6 +82,8 @@ export function summarize(outcome: CallOutcome): OutcomeSummary {
       return { title: "Cancelled", detail: outcome.reason, tone: "warn" };
     case "connection-closed":
       return { title: "Connection closed", detail: outcome.message, tone: "bad" };
+    case "relay-failure":
+      return { title: `Not delivered (${outcome.step} step)`, detail: `The request never got an answer from the server: ${outcome.message}`, tone: "bad" };
   }
 }
 
