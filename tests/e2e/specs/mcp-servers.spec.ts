@@ -194,6 +194,36 @@ test.describe("saved MCP servers and mcpServers files", () => {
     }
   });
 
+  test("server-everything over Streamable HTTP through the relay (the default): tools, a call, a resource, and every frame in Traffic", async ({ page, app }) => {
+    const children: ChildProcess[] = [];
+    try {
+      const servers = new McpServersPage(page);
+      const everything = await everythingHttp(children);
+      await servers.mcp.open(app.url);
+      await servers.mcp.transport.selectOption("streamable-http");
+      await servers.serverUrl.fill(everything);
+      await expect(servers.connectVia).toHaveValue("relay");
+      await servers.mcp.connectButton.click();
+      await expect(servers.mcp.state).toHaveText("connected", { timeout: 20_000 });
+      await expect(servers.mcp.tools.getByRole("option").first()).toBeVisible();
+      await servers.mcp.call("get-sum", '{"a":2,"b":40}');
+      await expect(servers.mcp.outcome).toHaveText("Success");
+      await expect(servers.mcp.content).toContainText("42");
+      await page.getByRole("tablist", { name: "Inspect" }).getByRole("tab", { name: /Resources/ }).click();
+      const resources = page.getByRole("listbox", { name: "Resources", exact: true }).getByRole("option");
+      await expect(resources.first()).toBeVisible();
+      await resources.first().click();
+      await page.getByRole("button", { name: "Read", exact: true }).click();
+      await expect(page.getByRole("region", { name: "Read result" })).toContainText("demo://");
+      await page.getByRole("tab", { name: "Traffic" }).click();
+      await page.getByRole("searchbox", { name: "Search" }).fill("get-sum");
+      const rows = page.getByRole("listbox", { name: "Frames" }).getByRole("option");
+      await expect(rows.filter({ hasText: /sent mcp .*tools\/call/ })).toHaveCount(1);
+    } finally {
+      for (const child of children) child.kill("SIGKILL");
+    }
+  });
+
   test("a file that is not a client config is refused with the reason, and nothing is saved", async ({ page, app }) => {
     const servers = new McpServersPage(page);
     await servers.mcp.open(app.url);
