@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtemp, readdir, rm } from "node:fs/promises";
+import { copyFile, mkdtemp, readdir, rm, symlink } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -14,9 +14,13 @@ let out: string;
 let cli: string;
 
 beforeAll(async () => {
+  // Laid out as in the package (dist/server beside package.json and node_modules), so the bundle
+  // resolves its external packages as it does when installed.
   out = await mkdtemp(join(tmpdir(), "patchbay-build-"));
-  await build({ configFile: join(repo, "vite.server.config.ts"), logLevel: "silent", build: { outDir: out } });
-  cli = join(out, "cli.js");
+  await symlink(join(repo, "node_modules"), join(out, "node_modules"), "dir");
+  await copyFile(join(repo, "package.json"), join(out, "package.json"));
+  await build({ configFile: join(repo, "vite.server.config.ts"), logLevel: "silent", build: { outDir: join(out, "dist/server") } });
+  cli = join(out, "dist/server/cli.js");
 }, 60_000);
 afterAll(() => rm(out, { recursive: true, force: true }));
 
@@ -49,7 +53,7 @@ function run(args: string[]): Proc {
 
 describe("the built CLI (dist/server/cli.js) as a real process", () => {
   it("builds to one ESM file whose import exposes main without running it", async () => {
-    expect((await readdir(out)).filter((f) => f.endsWith(".js"))).toEqual(["cli.js"]);
+    expect((await readdir(join(out, "dist/server"))).filter((f) => f.endsWith(".js"))).toEqual(["cli.js"]);
     const writes: string[] = [];
     const mod = (await import(pathToFileURL(cli).href)) as { main: (argv: string[], io: object) => Promise<number> };
     expect(typeof mod.main).toBe("function");
