@@ -15,21 +15,11 @@ import { McpConnection, RelayTransport } from "../src/core/mcp/index.ts";
 import { WireLog } from "../src/core/wire/index.ts";
 import { freePort } from "../server/nats/free-port.ts";
 import { startTestBackend, type TestBackend } from "../tests/helpers/http-client.ts";
+import { mean, option, percentile } from "./bench-stats.ts";
 
 const GOAL_MS = 1;
 const EVERYTHING = join(process.cwd(), "node_modules/@modelcontextprotocol/server-everything/dist/index.js");
 const CLIENT_INFO = { name: "patchbay-bench", version: "0.0.0" };
-
-function option(args: readonly string[], name: string, fallback: number): number {
-  const at = args.indexOf(name);
-  const value = at >= 0 ? Number(args[at + 1]) : fallback;
-  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive integer`);
-  return value;
-}
-
-const sorted = (xs: readonly number[]) => [...xs].sort((a, b) => a - b);
-const percentile = (xs: readonly number[], p: number) => sorted(xs)[Math.min(xs.length - 1, Math.floor(xs.length * p))]!;
-const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
 /** server-everything over Streamable HTTP on `port`; resolves once it says it is listening. */
 function startEverything(port: number): Promise<ChildProcess> {

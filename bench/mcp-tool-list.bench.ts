@@ -13,6 +13,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { type Browser, chromium, type Page } from "@playwright/test";
 import { waitForLaunchUrl } from "../tests/helpers/launch-url.ts";
+import { median, option } from "./bench-stats.ts";
 
 const GOAL_MS = 100;
 const SMALL = 100;
@@ -23,14 +24,6 @@ const SERVER = join(ROOT, "tests/fixtures/mcp/many-tools-server.mjs");
 const CHROMIUM = process.env["PATCHBAY_CHROMIUM"] ?? "/usr/bin/chromium";
 const execAsync = promisify(execFile);
 
-function option(args: readonly string[], name: string, fallback: number): number {
-  const at = args.indexOf(name);
-  const value = at >= 0 ? Number(args[at + 1]) : fallback;
-  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive integer`);
-  return value;
-}
-
-const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const fmt = (ms: number) => `${ms.toFixed(1)} ms`;
 
 /** A production build in its own folder (as scripts/e2e-build.sh makes one), never the shared dist/. */

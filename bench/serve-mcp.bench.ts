@@ -15,19 +15,10 @@ import { createServer, type Server as HttpServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import * as z from "zod";
 import { startTestBackend, send } from "../tests/helpers/http-client.ts";
+import { option, percentile } from "./bench-stats.ts";
 
 const IN_FLIGHT = 8;
 const CLIENT_INFO = { name: "patchbay-bench", version: "0.0.0" };
-
-function option(args: readonly string[], name: string, fallback: number): number {
-  const at = args.indexOf(name);
-  const value = at >= 0 ? Number(args[at + 1]) : fallback;
-  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive integer`);
-  return value;
-}
-
-const sorted = (xs: readonly number[]) => [...xs].sort((a, b) => a - b);
-const percentile = (xs: readonly number[], p: number) => sorted(xs)[Math.min(xs.length - 1, Math.floor(xs.length * p))]!;
 
 /** The baseline: one McpServer and one transport per session, as the SDK intends. */
 async function startBaseline(): Promise<{ url: string; close(): Promise<void> }> {

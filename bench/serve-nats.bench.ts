@@ -18,20 +18,10 @@ import { createValidationEngine } from "../src/core/packs/index.ts";
 import { DEMO_TOOLKIT } from "../src/core/serving/demo-toolkit.ts";
 import { engineValidator, startFiskServer } from "../src/core/serving/fisk/index.ts";
 import { startNatsServer } from "../server/nats/managed-nats.ts";
+import { mean, median, option, percentile } from "./bench-stats.ts";
 
 const IDENTITY = "bench-served";
 const ECHO_SUBJECT = "bench.raw.echo";
-
-function option(args: readonly string[], name: string, fallback: number): number {
-  const at = args.indexOf(name);
-  const value = at >= 0 ? Number(args[at + 1]) : fallback;
-  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive integer`);
-  return value;
-}
-
-const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-const percentile = (xs: readonly number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]!;
 
 export async function run(args: readonly string[]): Promise<number> {
   const count = option(args, "--count", 2000);

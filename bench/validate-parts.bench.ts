@@ -6,13 +6,7 @@
 import { createValidationEngine } from "../src/core/packs/index.ts";
 import { type ValidationEngine } from "../src/core/validation/index.ts";
 import { mixedCapture, TEMPLATE_COUNT } from "./capture.ts";
-
-function option(args: readonly string[], name: string, fallback: number): number {
-  const at = args.indexOf(name);
-  const value = at >= 0 ? Number(args[at + 1]) : fallback;
-  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive integer`);
-  return value;
-}
+import { option } from "./bench-stats.ts";
 
 /**
  * Microseconds per message for `work` over `lines`, best of `rounds` (a diagnostic wants the floor

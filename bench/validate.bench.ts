@@ -9,15 +9,9 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import { createValidationEngine } from "../src/core/packs/index.ts";
 import { splitInput, validateItem, type SchemaPack, type ValidationEngine } from "../src/core/validation/index.ts";
 import { mixedCapture } from "./capture.ts";
+import { median, option } from "./bench-stats.ts";
 
 const GOAL = 2;
-
-function option(args: readonly string[], name: string, fallback: number): number {
-  const at = args.indexOf(name);
-  const value = at >= 0 ? Number(args[at + 1]) : fallback;
-  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive integer`);
-  return value;
-}
 
 function rawValidator(pack: SchemaPack, definition: string, cache: Map<string, ValidateFunction>): ValidateFunction {
   const key = `${pack.id}#${definition}`;
@@ -49,8 +43,6 @@ function timed(work: () => number): { ms: number; result: number } {
   const result = work();
   return { ms: performance.now() - start, result };
 }
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 export async function run(args: readonly string[]): Promise<number> {
   const count = option(args, "--count", 100_000);
