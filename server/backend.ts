@@ -30,6 +30,8 @@ export interface BackendOptions {
   readonly nats?: NatsServiceStatus;
   /** Only for tests that need a known token; normally a fresh random one. */
   readonly token?: string;
+  /** How long a served call waits for the operator's approval; default 2 minutes, tests shorten it. */
+  readonly approvalTimeoutMs?: number;
 }
 
 export interface Backend {
@@ -54,7 +56,7 @@ export async function startBackend(options: BackendOptions): Promise<Backend> {
   let nats: NatsServiceStatus = options.nats ?? { mode: "unavailable", message: "NATS is not configured" };
   const status = (): BackendStatus => ({ version: VERSION, workspace: options.workspace, nats });
   const mcp = createRelaySessions({ logger: options.logger });
-  const serve = createServeManager({ logger: options.logger });
+  const serve = createServeManager({ logger: options.logger, ...(options.approvalTimeoutMs !== undefined ? { approvalTimeoutMs: options.approvalTimeoutMs } : {}) });
   const natsServe = createNatsServe({
     logger: options.logger,
     version: VERSION,

@@ -24,6 +24,15 @@ describe("parseServeArgs", () => {
     [["--http", "--port", "99999"], '--port must be a whole number from 0 to 65535, got "99999"'],
     [["--stdio", "--concurrency", "0"], '--concurrency must be a whole number from 1 to 64, got "0"'],
     [["--stdio", "--confirm", "maybe"], "--confirm must be one of auto, always, never"],
+    [["--stdio", "--confirm"], "--confirm must be one of auto, always, never"],
+    [
+      ["--stdio", "--confirm", "operator"],
+      "--confirm operator needs the Patchbay console to approve each call, and 'patchbay serve' has none; start the agent from the Serve workbench ('patchbay start') for that, or choose auto, always or never",
+    ],
+    [
+      ["--http", "--confirm", "operator"],
+      "--confirm operator needs the Patchbay console to approve each call, and 'patchbay serve' has none; start the agent from the Serve workbench ('patchbay start') for that, or choose auto, always or never",
+    ],
     [["--stdio", "--frob"], "unknown option '--frob'"],
     [["--stdio", "a.json", "b.json"], "unexpected argument 'b.json': give at most one toolkit file"],
   ])("refuses %j", (args, message) => {

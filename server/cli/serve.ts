@@ -4,19 +4,22 @@ import { extname, resolve } from "node:path";
 import type { Readable, Writable } from "node:stream";
 import type { Logger } from "../../src/core/env/environment.ts";
 import { systemScheduler } from "../../src/core/env/scheduler.ts";
-import { CONFIRM_MODES, type ConfirmMode } from "../../src/core/serving/confirm-gate.ts";
+import type { ConfirmMode } from "../../src/core/serving/confirm-gate.ts";
 import { DEMO_TOOLKIT } from "../../src/core/serving/demo-toolkit.ts";
 import { serveStdio } from "../../src/core/serving/mcp/node/stdio.ts";
 import { createServingContext } from "../../src/core/serving/mcp/serving-context.ts";
 import { nodeCommandRunner } from "../../src/core/serving/node/command-runner.ts";
-import { parseToolkitText } from "../../src/core/serving/toolkit/toolkit-text.ts";
 import { MAX_TOOL_TIMEOUT_MS, type Toolkit } from "../../src/core/serving/toolkit/toolkit-types.ts";
 import { startMcpServing } from "../serving/mcp-engine.ts";
 import { DEFAULT_SERVE_PORT, MAX_CONCURRENCY } from "../serving/start-options.ts";
+import { readToolkitFile } from "../serving/toolkit-file.ts";
 import { VERSION } from "../version.ts";
 
 /** A command-line mistake: exit 2 with the message. */
 export class ServeUsageError extends Error {}
+
+/** The modes that work without the console; `operator` needs someone at the Serve workbench. */
+const CLI_CONFIRM_MODES: readonly ConfirmMode[] = ["auto", "always", "never"];
 
 export interface ServeArgs {
   readonly mode: "stdio" | "http";
@@ -69,7 +72,12 @@ export function parseServeArgs(args: readonly string[]): ServeArgs {
     else if (arg === "--no-fixtures") fixtures = false;
     else if (arg === "--confirm") {
       const value = args[++i];
-      if (!CONFIRM_MODES.includes(value as ConfirmMode)) throw new ServeUsageError(`--confirm must be one of ${CONFIRM_MODES.join(", ")}`);
+      if (value === "operator") {
+        throw new ServeUsageError(
+          "--confirm operator needs the Patchbay console to approve each call, and 'patchbay serve' has none; start the agent from the Serve workbench ('patchbay start') for that, or choose auto, always or never",
+        );
+      }
+      if (!CLI_CONFIRM_MODES.includes(value as ConfirmMode)) throw new ServeUsageError(`--confirm must be one of ${CLI_CONFIRM_MODES.join(", ")}`);
       confirmMode = value as ConfirmMode;
     } else if (arg.startsWith("-")) throw new ServeUsageError(`unknown option '${arg}'`);
     else if (toolkitPath !== undefined) throw new ServeUsageError(`unexpected argument '${arg}': give at most one toolkit file`);
@@ -87,7 +95,7 @@ export function parseServeArgs(args: readonly string[]): ServeArgs {
   };
 }
 
-/** Reads the toolkit file; issues go to stderr, and undefined means it cannot be served. */
+/** Reads the toolkit file (bare, or a saved workspace document); issues go to stderr, and undefined means it cannot be served. */
 async function loadToolkit(path: string, deps: ServeDeps): Promise<Toolkit | undefined> {
   let text: string;
   try {
@@ -98,7 +106,7 @@ async function loadToolkit(path: string, deps: ServeDeps): Promise<Toolkit | und
     return undefined;
   }
   const ext = extname(path).toLowerCase();
-  const read = parseToolkitText(text, ext === ".json" ? "json" : ext === ".yaml" || ext === ".yml" ? "yaml" : undefined);
+  const read = readToolkitFile(text, ext === ".json" ? "json" : ext === ".yaml" || ext === ".yml" ? "yaml" : undefined, path);
   for (const issue of read.issues) deps.stderr(`${path}: ${issue.severity} at ${issue.pointer || "(the toolkit)"}: ${issue.message}\n`);
   if (!read.toolkit) deps.stderr(`patchbay serve: ${path} cannot be served\n`);
   return read.toolkit;

@@ -72,9 +72,10 @@ Options:
 export const SERVE_USAGE = `Usage: patchbay serve (--stdio | --http) [options] [toolkit]
 
 Serves a toolkit's tools to MCP clients. The toolkit is a JSON or YAML file
-(format "patchbay.toolkit"); without one, the built-in demo agent is served, together with
-the fixtures the MCP conformance suite expects. Tagged ai:confirm tools ask the client for
-approval first (see --confirm); ai:deny tools are never served.
+(format "patchbay.toolkit") or a toolkit saved from the console, as found in the workspace
+(e.g. ~/.patchbay/toolkits/<name>.json); without one, the built-in demo agent is served,
+together with the fixtures the MCP conformance suite expects. Tagged ai:confirm tools ask the
+client for approval first (see --confirm); ai:deny tools are never served.
 
   --stdio    For a client that starts Patchbay itself, such as Claude Desktop:
              stdout carries only MCP messages, logs go to stderr. Ends when stdin closes.
@@ -90,7 +91,9 @@ Options:
   --port <n>               Port for --http (default ${DEFAULT_SERVE_PORT}; 0 picks a free port)
   --confirm <mode>         Approval for ai:confirm tools: auto (ask clients that can, run
                            the rest with a logged warning; the default), always (refuse
-                           clients that cannot be asked), never (leave it to the client)
+                           clients that cannot be asked), never (leave it to the client).
+                           Approval by the console's user (operator) is only for agents
+                           started from the Serve workbench
   --concurrency <n>        Tool calls running at once; others wait (default 2)
   --timeout <ms>           Time limit for every call (default: each tool's own)
   --fixtures, --no-fixtures

@@ -6,6 +6,7 @@ import { assertDocumentName, isDocumentKind } from "../../src/core/persist/names
 import type { RelaySessions } from "../mcp/relay-sessions.ts";
 import { mcpRoutes } from "../mcp/routes.ts";
 import { serveRoutes } from "../serving/routes.ts";
+import { serveInfoRoutes } from "../serving/info-routes.ts";
 import type { McpServeManager } from "../serving/serve-manager.ts";
 import type { NatsServe } from "../serving/nats-serve.ts";
 import { natsServeRoutes } from "../serving/nats-routes.ts";
@@ -107,7 +108,7 @@ export function apiRoutes(deps: ApiDeps): Route[] {
       },
     },
     ...(deps.mcp ? mcpRoutes(deps.mcp) : []),
-    ...(deps.serve ? serveRoutes(deps.serve) : []),
+    ...(deps.serve ? [...serveRoutes(deps.serve), ...serveInfoRoutes({ workspace: () => deps.status().workspace })] : []),
     ...(deps.natsServe ? natsServeRoutes(deps.natsServe) : []),
   ];
 }

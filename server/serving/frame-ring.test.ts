@@ -52,4 +52,12 @@ describe("FrameRing", () => {
     expect(ring.after(0, 10_000).frames).toHaveLength(MAX_PAGE);
     expect(ring.after(99_999)).toEqual({ frames: [], next: MAX_PAGE + 10, dropped: 0 });
   });
+  it("keeps a NATS frame's subject and headers, and counts them against the character bound", () => {
+    const ring = new FrameRing({ now: () => 7, maxChars: 30 });
+    ring.push({ direction: "out", subject: "a.b", headers: { "Nats-Service-Error-Code": ["400"] }, text: "" });
+    expect(ring.after(0).frames).toEqual([{ seq: 1, at: 7, direction: "out", subject: "a.b", headers: { "Nats-Service-Error-Code": ["400"] }, text: "" }]);
+    ring.push({ direction: "in", subject: "c", text: "x" });
+    expect(ring.after(0).frames.map((f) => f.seq)).toEqual([2]);
+  });
 });
+

@@ -1,6 +1,6 @@
 /**
- * The served MCP traffic, kept for the console to read: the newest frames in a ring bounded by
- * count and by characters, each frame's text verbatim up to a per-frame cap.
+ * Served traffic (MCP or NATS), kept for the console to read: the newest frames in a ring bounded
+ * by count and by characters, each frame's text verbatim up to a per-frame cap.
  */
 import type { FrameDirection, FrameEvent } from "../../src/core/serving/mcp/recording-transport.ts";
 
@@ -11,6 +11,12 @@ export interface RecordedFrame {
   readonly at: number;
   readonly direction: FrameDirection;
   readonly session?: string;
+  /** The NATS subject, for NATS frames. */
+  readonly subject?: string;
+  /** The NATS reply subject (inbox) the message carried, if any. */
+  readonly reply?: string;
+  /** NATS headers, name to values, when the message had any. */
+  readonly headers?: Readonly<Record<string, readonly string[]>>;
   readonly text: string;
   /** Set when the text was cut at the per-frame cap. */
   readonly truncated?: true;
@@ -34,6 +40,13 @@ export interface FrameRingOptions {
 }
 
 export const MAX_PAGE = 500;
+
+/** The characters a frame holds: its text, subjects and header names and values. */
+function weight(frame: RecordedFrame): number {
+  let chars = frame.text.length + (frame.subject?.length ?? 0) + (frame.reply?.length ?? 0);
+  if (frame.headers) for (const [name, values] of Object.entries(frame.headers)) for (const value of values) chars += name.length + value.length;
+  return chars;
+}
 
 export class FrameRing {
   readonly #capacity: number;
@@ -67,14 +80,17 @@ export class FrameRing {
       at: this.#now(),
       direction: frame.direction,
       ...(frame.session !== undefined ? { session: frame.session } : {}),
+      ...(frame.subject !== undefined ? { subject: frame.subject } : {}),
+      ...(frame.reply !== undefined ? { reply: frame.reply } : {}),
+      ...(frame.headers !== undefined ? { headers: frame.headers } : {}),
       text: long ? frame.text.slice(0, this.#maxFrameChars) : frame.text,
       ...(long ? { truncated: true as const, length: frame.text.length } : {}),
     };
     this.#frames.push(recorded);
-    this.#chars += recorded.text.length;
+    this.#chars += weight(recorded);
     let drop = 0;
     while (this.#frames.length - drop > this.#capacity || (this.#chars > this.#maxChars && this.#frames.length - drop > 1)) {
-      this.#chars -= this.#frames[drop]!.text.length;
+      this.#chars -= weight(this.#frames[drop]!);
       drop++;
     }
     if (drop > 0) this.#frames = this.#frames.slice(drop);

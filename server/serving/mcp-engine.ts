@@ -7,6 +7,7 @@ import type { Logger } from "../../src/core/env/environment.ts";
 import { systemScheduler } from "../../src/core/env/scheduler.ts";
 import type { ConfirmMode } from "../../src/core/serving/confirm-gate.ts";
 import { McpHttpSessions } from "../../src/core/serving/mcp/http-sessions.ts";
+import type { OperatorDecider } from "../../src/core/serving/mcp/operator-approvals.ts";
 import type { FrameEvent } from "../../src/core/serving/mcp/recording-transport.ts";
 import { createServingContext, type McpServingContext } from "../../src/core/serving/mcp/serving-context.ts";
 import { nodeCommandRunner } from "../../src/core/serving/node/command-runner.ts";
@@ -26,6 +27,8 @@ export interface McpServingSettings {
   readonly idleMs?: number;
   readonly maxBodyBytes?: number;
   readonly onFrame?: (frame: FrameEvent) => void;
+  /** Who decides in confirm mode `operator`. */
+  readonly approvals?: OperatorDecider;
 }
 
 export interface McpServing {
@@ -49,6 +52,7 @@ export async function startMcpServing(settings: McpServingSettings): Promise<Mcp
     ...(settings.concurrency !== undefined ? { concurrency: settings.concurrency } : {}),
     ...(settings.timeoutMs !== undefined ? { timeoutMs: settings.timeoutMs } : {}),
     ...(settings.fixtures !== undefined ? { fixtures: settings.fixtures } : {}),
+    ...(settings.approvals ? { approvals: settings.approvals } : {}),
   });
   const sessions = new McpHttpSessions({
     context,

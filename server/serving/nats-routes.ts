@@ -1,7 +1,8 @@
-/** The /api/serve/nats routes: start and stop the fisk-ai surface, and see what it serves. */
+/** The /api/serve/nats routes: start and stop the fisk-ai surface, see what it serves and its traffic. */
 import { isJsonObject } from "../../src/core/json/index.ts";
 import { HttpError } from "../http/errors.ts";
 import type { Route } from "../http/router.ts";
+import { framePage } from "./frame-page.ts";
 import { NatsServeError, type NatsServe, type NatsServeStart } from "./nats-serve.ts";
 
 const OPTIONAL_NUMBERS = ["concurrency", "keepaliveMs", "callTimeoutMs"] as const;
@@ -43,5 +44,6 @@ export function natsServeRoutes(serve: NatsServe): Route[] {
       },
     },
     { method: "POST", path: "/api/serve/nats/stop", safe: false, handler: async () => ({ status: 200, body: await mapped(() => serve.stop()) }) },
+    { method: "GET", path: "/api/serve/nats/frames", safe: true, handler: async (req) => ({ status: 200, body: framePage(req, serve.frames) }) },
   ];
 }

@@ -23,6 +23,8 @@ import type { CommandRunner } from "../../src/core/serving/run-types.ts";
 import { readToolkit } from "../../src/core/serving/toolkit/toolkit-read.ts";
 import type { Toolkit } from "../../src/core/serving/toolkit/toolkit-types.ts";
 import { discoverySubject, toolSubject } from "../../src/core/a2a-nats/codec/index.ts";
+import { FrameRing } from "./frame-ring.ts";
+import { recordingNatsPort } from "./nats-frame-port.ts";
 
 /** Where the agent connects: the backend's NATS server, or why there is none. */
 export type NatsTarget = { readonly url: string; readonly auth?: NatsAuth } | { readonly unavailable: string };
@@ -75,6 +77,8 @@ export class NatsServeError extends Error {
 }
 
 export interface NatsServe {
+  /** What the served agent received and sent, kept across starts for the console to read. */
+  readonly frames: FrameRing;
   status(): NatsServeStatus;
   start(input: NatsServeStart): Promise<NatsServeStatus>;
   stop(): Promise<NatsServeStatus>;
@@ -118,6 +122,7 @@ export function createNatsServe(deps: NatsServeDeps): NatsServe {
   let running: Running | undefined;
   let lastToolkit: Toolkit | undefined;
   let lastMessage: string | undefined;
+  const frames = new FrameRing();
   // Start and stop run one at a time, in order.
   let queue: Promise<unknown> = Promise.resolve();
   const serial = <T>(op: () => Promise<T>): Promise<T> => {
@@ -145,7 +150,7 @@ export function createNatsServe(deps: NatsServeDeps): NatsServe {
     }
     try {
       const server = await startFiskServer({
-        port,
+        port: recordingNatsPort(port, (frame) => frames.push(frame)),
         toolkit,
         clock: systemClock(performance, Date),
         scheduler: systemScheduler(),
@@ -188,5 +193,5 @@ export function createNatsServe(deps: NatsServeDeps): NatsServe {
     return status();
   }
 
-  return { status, start: (input) => serial(() => start(input)), stop: () => serial(stop) };
+  return { frames, status, start: (input) => serial(() => start(input)), stop: () => serial(stop) };
 }

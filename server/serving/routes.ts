@@ -1,15 +1,8 @@
-/** The /api/serve/mcp routes: status, start, stop, and the served traffic. GET never starts anything. */
-import { HttpError } from "../http/errors.ts";
-import type { Route, RouteRequest } from "../http/router.ts";
-import { MAX_PAGE } from "./frame-ring.ts";
+/** The /api/serve/mcp routes (status, start, stop, the served traffic) and the operator's approvals. GET never starts anything. */
+import type { Route } from "../http/router.ts";
+import { approvalRoutes } from "./approval-routes.ts";
+import { framePage } from "./frame-page.ts";
 import type { McpServeManager } from "./serve-manager.ts";
-
-function count(req: RouteRequest, name: string, fallback: number, max: number): number {
-  const raw = req.query?.get(name);
-  if (raw === null || raw === undefined || raw === "") return fallback;
-  if (!/^\d{1,16}$/.test(raw) || Number(raw) > max) throw new HttpError(400, "bad_query", `"${name}" must be a whole number from 0 to ${max}`);
-  return Number(raw);
-}
 
 export function serveRoutes(manager: McpServeManager): Route[] {
   return [
@@ -24,14 +17,7 @@ export function serveRoutes(manager: McpServeManager): Route[] {
       },
     },
     { method: "POST", path: "/api/serve/mcp/stop", safe: false, handler: async () => ({ status: 200, body: await manager.stop() }) },
-    {
-      method: "GET",
-      path: "/api/serve/mcp/frames",
-      safe: true,
-      handler: async (req) => ({
-        status: 200,
-        body: manager.frames.after(count(req, "after", 0, Number.MAX_SAFE_INTEGER), count(req, "limit", MAX_PAGE, MAX_PAGE)),
-      }),
-    },
+    { method: "GET", path: "/api/serve/mcp/frames", safe: true, handler: async (req) => ({ status: 200, body: framePage(req, manager.frames) }) },
+    ...approvalRoutes(manager.approvals),
   ];
 }

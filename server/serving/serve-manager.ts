@@ -2,9 +2,12 @@
  * The backend's MCP serving surface: at most one served agent at a time, started and stopped
  * through the API, with its traffic kept in a frame ring for the console.
  */
+import { randomUUID } from "node:crypto";
 import type { Logger } from "../../src/core/env/environment.ts";
+import { systemScheduler } from "../../src/core/env/scheduler.ts";
 import type { ConfirmMode } from "../../src/core/serving/confirm-gate.ts";
 import { DEMO_TOOLKIT } from "../../src/core/serving/demo-toolkit.ts";
+import { OperatorApprovals } from "../../src/core/serving/mcp/operator-approvals.ts";
 import { HttpError } from "../http/errors.ts";
 import { FrameRing } from "./frame-ring.ts";
 import type { McpServing } from "./mcp-engine.ts";
@@ -38,6 +41,8 @@ export type McpServeStatus =
 
 export interface McpServeManager {
   readonly frames: FrameRing;
+  /** Calls waiting for the operator (confirm mode `operator`); stopping dismisses them. */
+  readonly approvals: OperatorApprovals;
   status(): McpServeStatus;
   /** Throws HttpError: 400 for bad options, 409 when already serving or the port is taken. */
   start(body: unknown): Promise<{ readonly status: McpServeStatus; readonly issues: readonly string[] }>;
@@ -52,7 +57,12 @@ export interface ServeManagerOptions {
   readonly maxSessions?: number;
   readonly idleMs?: number;
   readonly maxBodyBytes?: number;
+  /** How long a call waits for the operator; default 2 minutes, tests shorten it. */
+  readonly approvalTimeoutMs?: number;
 }
+
+/** Time for dismissed calls to answer before their sessions close. */
+const DISMISS_GRACE_MS = 50;
 
 function listenError(error: unknown, port: number): HttpError {
   const code = (error as NodeJS.ErrnoException).code;
@@ -65,6 +75,12 @@ export function createServeManager(options: ServeManagerOptions): McpServeManage
   const { logger } = options;
   const now = options.now ?? Date.now;
   const frames = new FrameRing({ now });
+  const approvals = new OperatorApprovals({
+    scheduler: systemScheduler(),
+    now,
+    newId: randomUUID,
+    ...(options.approvalTimeoutMs !== undefined ? { timeoutMs: options.approvalTimeoutMs } : {}),
+  });
   let running: { serving: McpServing; startedAt: number } | undefined;
   let busy = false;
 
@@ -91,13 +107,17 @@ export function createServeManager(options: ServeManagerOptions): McpServeManage
   async function stopServing(): Promise<void> {
     const current = running;
     running = undefined;
+    const dismissed = approvals.dismissAll();
     if (!current) return;
+    // The dismissed calls' refusals go out before their sessions close.
+    if (dismissed > 0) await new Promise<void>((resolve) => setTimeout(resolve, DISMISS_GRACE_MS));
     await current.serving.close();
     logger.info("stopped serving over MCP", { url: current.serving.url });
   }
 
   return {
     frames,
+    approvals,
     status,
     async start(body) {
       const { options: start, issues } = parseStartOptions(body);
@@ -113,6 +133,7 @@ export function createServeManager(options: ServeManagerOptions): McpServeManage
           port: start.port,
           logger,
           onFrame: (frame) => frames.push(frame),
+          approvals,
           ...(start.confirmMode ? { confirmMode: start.confirmMode } : {}),
           ...(start.concurrency !== undefined ? { concurrency: start.concurrency } : {}),
           ...(start.timeoutMs !== undefined ? { timeoutMs: start.timeoutMs } : {}),

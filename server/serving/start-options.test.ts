@@ -36,13 +36,17 @@ describe("parseStartOptions", () => {
     ]);
   });
 
+  it("accepts confirm mode operator", () => {
+    expect(parseStartOptions({ confirmMode: "operator" }).options.confirmMode).toBe("operator");
+  });
   it.each<[unknown, RegExp]>([
     [null, /expected a JSON object/],
     [{ colour: "red" }, /unknown option "colour"/],
     [{ port: 70_000 }, /"port" must be a whole number from 0 to 65535/],
     [{ port: "80" }, /"port" must be a whole number/],
     [{ concurrency: 0 }, /"concurrency" must be a whole number from 1 to 64/],
-    [{ confirmMode: "sometimes" }, /"confirmMode" must be one of auto, always, never/],
+    [{ confirmMode: "sometimes" }, /"confirmMode" must be one of auto, always, never, operator$/],
+    [{ confirmMode: 1 }, /"confirmMode" must be one of/],
     [{ fixtures: "yes" }, /"fixtures" must be true or false/],
     [{ toolkit: { format: "other" } }, /^the toolkit cannot be served: error at \/format/],
   ])("refuses %j", (body, message) => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { confirmGate, type ElicitAnswer, type GateRequest } from "./confirm-gate.ts";
+import { CONFIRM_MODES, confirmGate, type ElicitAnswer, type GateRequest, type OperatorVerdict } from "./confirm-gate.ts";
 
 function request(over: Partial<GateRequest> & { answer?: ElicitAnswer | Error } = {}): GateRequest & { asked: string[]; warned: string[] } {
   const asked: string[] = [];
@@ -48,5 +48,37 @@ describe("confirmGate", () => {
     const never = request({ mode: "never" });
     expect(await confirmGate(never)).toEqual({ run: true });
     expect(never.asked).toEqual([]);
+  });
+
+  it("in operator mode asks the operator, never the client, and runs only on approval", async () => {
+    const r = request({ mode: "operator", askOperator: async () => "approved" });
+    expect(await confirmGate(r)).toEqual({ run: true });
+    expect(r.asked).toEqual([]);
+    expect(CONFIRM_MODES).toContain("operator");
+  });
+
+  it.each<[OperatorVerdict, string]>([
+    ["refused", "the Patchbay operator reviewed \"confirm\" with {\"action\":\"x\"} and chose not to run it"],
+    ["expired", "was dismissed: the Patchbay operator did not decide in time"],
+    ["dismissed", "was dismissed: serving stopped before the Patchbay operator decided"],
+    ["full", "too many calls are already waiting for it"],
+    ["cancelled", "was cancelled while it waited"],
+  ])("in operator mode refuses a %s verdict with its own sentence", async (verdict, fragment) => {
+    const r = request({ mode: "operator", askOperator: async () => verdict });
+    const decision = await confirmGate(r);
+    expect(decision.run).toBe(false);
+    expect(text(decision)).toContain(fragment);
+    expect(text(decision)).toMatch(/^Not run: /);
+  });
+
+  it("in operator mode refuses where there is no operator, or asking fails", async () => {
+    expect(text(await confirmGate(request({ mode: "operator", canElicit: true })))).toContain("there is no operator to ask here");
+    const failing = request({
+      mode: "operator",
+      askOperator: async () => {
+        throw new Error("queue closed");
+      },
+    });
+    expect(text(await confirmGate(failing))).toContain("failed: queue closed.");
   });
 });

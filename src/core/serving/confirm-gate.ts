@@ -1,8 +1,11 @@
 import type { McpToolResult } from "./mcp-result.ts";
 
-/** When confirm-gated tools ask the client: `auto` asks clients that can, `always` refuses the rest, `never` leaves it to the client. */
-export type ConfirmMode = "auto" | "always" | "never";
-export const CONFIRM_MODES: readonly ConfirmMode[] = ["auto", "always", "never"];
+/**
+ * When confirm-gated tools need approval: `auto` asks clients that can, `always` refuses the
+ * rest, `never` leaves it to the client, `operator` waits for the Patchbay console's user.
+ */
+export type ConfirmMode = "auto" | "always" | "never" | "operator";
+export const CONFIRM_MODES: readonly ConfirmMode[] = ["auto", "always", "never", "operator"];
 
 /** The approval question: one required boolean. */
 export const APPROVE_SCHEMA = {
@@ -13,6 +16,12 @@ export const APPROVE_SCHEMA = {
 
 export type ElicitAnswer = { readonly action: string; readonly content?: Readonly<Record<string, unknown>> };
 
+/**
+ * How an operator's approval ended: decided either way, not decided in time, dismissed (serving
+ * stopped), refused for want of room in the queue, or abandoned by the caller.
+ */
+export type OperatorVerdict = "approved" | "refused" | "expired" | "dismissed" | "full" | "cancelled";
+
 export interface GateRequest {
   readonly mode: ConfirmMode;
   readonly serverName: string;
@@ -21,6 +30,8 @@ export interface GateRequest {
   readonly what: string;
   readonly canElicit: boolean;
   readonly elicit: (message: string) => Promise<ElicitAnswer>;
+  /** Queues the call for the operator (mode `operator`); absent where there is no operator. */
+  readonly askOperator?: () => Promise<OperatorVerdict>;
   readonly warn: (message: string) => void;
 }
 
@@ -28,10 +39,31 @@ export type GateDecision = { readonly run: true } | { readonly run: false; reado
 
 const refuse = (message: string): GateDecision => ({ run: false, result: { content: [{ type: "text", text: message }], isError: true } });
 
-/** Decides whether a confirm-gated call may run; anything but an explicit `approve: true` does not. */
+const OPERATOR_REFUSALS: Readonly<Record<Exclude<OperatorVerdict, "approved">, (what: string) => string>> = {
+  refused: (what) => `Not run: the Patchbay operator reviewed ${what} and chose not to run it. That was their decision; do not retry.`,
+  expired: (what) => `Not run: the approval prompt for ${what} was dismissed: the Patchbay operator did not decide in time. It may be asked again if still needed.`,
+  dismissed: (what) => `Not run: the approval prompt for ${what} was dismissed: serving stopped before the Patchbay operator decided. It may be asked again if still needed.`,
+  full: (what) => `Not run: ${what} needs the Patchbay operator's approval, and too many calls are already waiting for it. Try again once some are decided.`,
+  cancelled: (what) => `Not run: the call of ${what} was cancelled while it waited for the Patchbay operator's approval.`,
+};
+
+async function operatorGate(request: GateRequest): Promise<GateDecision> {
+  const { what } = request;
+  if (!request.askOperator) return refuse(`Not run: ${what} needs the approval of the Patchbay operator, and there is no operator to ask here.`);
+  let verdict: OperatorVerdict;
+  try {
+    verdict = await request.askOperator();
+  } catch (error) {
+    return refuse(`Not run: asking the Patchbay operator to approve ${what} failed: ${(error as Error).message}.`);
+  }
+  return verdict === "approved" ? { run: true } : refuse(OPERATOR_REFUSALS[verdict](what));
+}
+
+/** Decides whether a confirm-gated call may run; anything but an explicit approval does not. */
 export async function confirmGate(request: GateRequest): Promise<GateDecision> {
   const { mode, what } = request;
   if (mode === "never") return { run: true };
+  if (mode === "operator") return operatorGate(request);
   if (!request.canElicit) {
     if (mode === "auto") {
       request.warn(`running ${request.toolName} without approval: the client cannot be asked (confirm mode auto)`);

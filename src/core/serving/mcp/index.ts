@@ -7,3 +7,5 @@ export { APPROVAL_TIMEOUT_MS, createServingContext, DEFAULT_MCP_CONCURRENCY } fr
 export type { McpServingContext, McpServingOptions } from "./serving-context.ts";
 export { listedTool, toolAnnotations } from "./tool-listing.ts";
 export { FIXTURE_PROMPTS, FIXTURE_RESOURCES, FIXTURE_TEMPLATES, FIXTURE_TOOLS } from "./fixtures/index.ts";
+export { MAX_APPROVAL_CHARS, MAX_PENDING_APPROVALS, OperatorApprovals } from "./operator-approvals.ts";
+export type { ApprovalAsk, ApprovalSurface, OperatorApprovalsOptions, OperatorDecider, PendingApproval } from "./operator-approvals.ts";

@@ -3,11 +3,18 @@ import type { JSONRPCMessage, MessageExtraInfo } from "@modelcontextprotocol/sdk
 
 export type FrameDirection = "in" | "out";
 
-/** One message on the wire, as text; `session` is the MCP session id when there is one. */
+/**
+ * One message on the wire, as text; `session` is the MCP session id when there is one, and
+ * `subject`, `reply` and `headers` are set for NATS messages.
+ */
 export interface FrameEvent {
   readonly direction: FrameDirection;
   readonly text: string;
   readonly session?: string;
+  readonly subject?: string;
+  /** The NATS reply subject (inbox) the message carried, if any. */
+  readonly reply?: string;
+  readonly headers?: Readonly<Record<string, readonly string[]>>;
 }
 
 export type FrameSink = (frame: FrameEvent) => void;

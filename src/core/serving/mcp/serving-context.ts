@@ -9,6 +9,7 @@ import { readBehaviour } from "../toolkit/behaviour-tags.ts";
 import { servedSet, type ServedEntry } from "../toolkit/served-set.ts";
 import type { ToolDef, Toolkit } from "../toolkit/toolkit-types.ts";
 import { FIXTURE_TOOLS, type FixtureTool } from "./fixtures/fixture-tools.ts";
+import type { OperatorDecider } from "./operator-approvals.ts";
 
 export const DEFAULT_MCP_CONCURRENCY = 2;
 /** How long a confirm-gated call waits for the user's answer. */
@@ -32,6 +33,8 @@ export interface McpServingOptions {
   readonly version?: string;
   /** Default 2 minutes; tests shorten it. */
   readonly approvalTimeoutMs?: number;
+  /** Who decides in confirm mode `operator`; without it such calls are refused. */
+  readonly approvals?: OperatorDecider;
 }
 
 /** What every session of one served agent shares: one semaphore, one schema cache, one tool set. */
@@ -53,6 +56,7 @@ export interface McpServingContext {
   readonly compiler: SchemaCompiler;
   readonly serverInfo: { readonly name: string; readonly version: string };
   readonly approvalTimeoutMs: number;
+  readonly approvals?: OperatorDecider;
 }
 
 /** Builds the shared context, logging each tool left out of the MCP surface and why. */
@@ -88,5 +92,6 @@ export function createServingContext(options: McpServingOptions): McpServingCont
     compiler: new SchemaCompiler(),
     serverInfo: { name: toolkit.name, version: options.version ?? "0.0.0" },
     approvalTimeoutMs: options.approvalTimeoutMs ?? APPROVAL_TIMEOUT_MS,
+    ...(options.approvals ? { approvals: options.approvals } : {}),
   };
 }

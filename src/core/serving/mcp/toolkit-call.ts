@@ -54,13 +54,16 @@ export async function runToolkitTool(
 ): Promise<CallToolResult> {
   const { extra } = scope;
   if (readBehaviour(tool.tags).confirm) {
+    const what = describeCall(tool, args);
+    const approvals = ctx.approvals;
     const decision = await confirmGate({
       mode: ctx.confirmMode,
       serverName: ctx.serverInfo.name,
       toolName: tool.name,
-      what: describeCall(tool, args),
+      what,
       canElicit: canElicitForm(server),
       elicit: (message) => askApproval(ctx, server, extra, message),
+      ...(approvals ? { askOperator: () => approvals.ask({ surface: "mcp", tool: tool.name, what, arguments: args, signal: extra.signal }) } : {}),
       warn: (message) => ctx.logger.warn(message),
     });
     if (!decision.run) return decision.result as CallToolResult;
