@@ -1,21 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { DocumentKind, DocumentStore } from "../../../core/persist/document-store.ts";
+import { memoryStore } from "./serve-fakes.ts";
 import { ToolkitState } from "./toolkit-state.svelte.ts";
-
-function memoryStore(): DocumentStore & { docs: Map<string, unknown> } {
-  const docs = new Map<string, unknown>();
-  const key = (k: DocumentKind, n: string) => `${k}/${n}`;
-  return {
-    docs,
-    list: async (kind) => [...docs.keys()].filter((k) => k.startsWith(`${kind}/`)).map((k) => ({ name: k.slice(kind.length + 1) })),
-    read: async (kind, name) => {
-      if (!docs.has(key(kind, name))) throw new Error("not found");
-      return structuredClone(docs.get(key(kind, name)));
-    },
-    write: async (kind, name, data) => void docs.set(key(kind, name), structuredClone(data)),
-    remove: async (kind, name) => void docs.delete(key(kind, name)),
-  };
-}
 
 describe("ToolkitState", () => {
   it("starts with the demo toolkit and shows each surface's served set", () => {
@@ -62,5 +47,24 @@ describe("ToolkitState", () => {
     expect(state.toolkit?.name).toBe("patchbay-demo");
     await state.load("missing");
     expect(state.error).toContain('could not load "missing"');
+  });
+
+  it("knows the saved name of the editor's toolkit and whether the editor has moved on", async () => {
+    const store = memoryStore();
+    const state = new ToolkitState(store);
+    expect(state.savedAs).toBeNull();
+    state.saveName = "kit";
+    await state.save();
+    expect(state.savedAs).toBe("kit");
+    expect(state.unsaved).toBe(false);
+    state.text = state.text.replace("patchbay-demo", "other");
+    expect(state.unsaved).toBe(true);
+    state.resetToDemo();
+    expect(state.savedAs).toBeNull();
+    expect(state.unsaved).toBe(false);
+    await state.load("kit");
+    expect(state.savedAs).toBe("kit");
+    state.importText('{"format":"patchbay.toolkit","version":1,"name":"z","tools":[]}', "z.json");
+    expect(state.savedAs).toBeNull();
   });
 });

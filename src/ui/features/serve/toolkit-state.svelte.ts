@@ -25,6 +25,9 @@ export class ToolkitState {
   selectedSaved = $state("");
   notice = $state<string | null>(null);
   error = $state<string | null>(null);
+  /** The workspace name of the toolkit in the editor, when it came from or went to the workspace. */
+  savedAs = $state<string | null>(null);
+  savedText = $state<string | null>(null);
 
   readonly #storage: DocumentStore;
 
@@ -37,6 +40,8 @@ export class ToolkitState {
   readonly errorCount: number = $derived(this.result.issues.filter((i) => i.severity === "error").length);
   readonly mcpSet: readonly ServedEntry[] = $derived(this.toolkit ? servedSet(this.toolkit, "mcp") : []);
   readonly natsSet: readonly ServedEntry[] = $derived(this.toolkit ? servedSet(this.toolkit, "nats") : []);
+  /** The editor differs from the saved copy (what `patchbay serve --stdio` would serve). */
+  readonly unsaved: boolean = $derived(this.savedAs !== null && this.text !== this.savedText);
 
   /** Replaces the text with a file's content; YAML is converted to JSON for the editor. */
   importText(content: string, fileName = "the file"): void {
@@ -47,11 +52,13 @@ export class ToolkitState {
       return;
     }
     this.text = syntax === "json" ? content : pretty(toolkitToFile(read.toolkit));
+    this.#forgetSaved();
     this.#say(syntax === "yaml" ? `imported ${fileName} (YAML, shown as JSON; saving writes JSON)` : `imported ${fileName}`);
   }
 
   resetToDemo(): void {
     this.text = pretty(toolkitToFile(DEMO_TOOLKIT));
+    this.#forgetSaved();
     this.#say("loaded the demo toolkit");
   }
 
@@ -76,6 +83,8 @@ export class ToolkitState {
     try {
       await this.#storage.write("toolkits", name, data);
       this.#say(`saved "${name}"${this.errorCount > 0 ? ` with ${this.errorCount} problem${this.errorCount === 1 ? "" : "s"} still to fix` : ""}`);
+      this.savedAs = name;
+      this.savedText = this.text;
       await this.refreshSaved();
       this.selectedSaved = name;
     } catch (err) {
@@ -88,10 +97,18 @@ export class ToolkitState {
     try {
       this.text = pretty(await this.#storage.read("toolkits", name));
       this.saveName = name;
+      this.savedAs = name;
+      this.savedText = this.text;
       this.#say(`loaded "${name}"`);
     } catch (err) {
       this.#fail(`could not load "${name}": ${(err as Error).message}`);
     }
+  }
+
+  #forgetSaved(): void {
+    this.savedAs = null;
+    this.savedText = null;
+    this.selectedSaved = "";
   }
 
   #say(message: string): void {

@@ -1,0 +1,110 @@
+import type { McpServeStatus, ServeApi, ServeConfirmMode, ServedTool } from "../../../core/backend/serve-api.ts";
+import type { ServedEntry } from "../../../core/serving/index.ts";
+import { failure, toolkitForStart, wholeField } from "./start-fields.ts";
+import type { ToolkitState } from "./toolkit-state.svelte.ts";
+
+export type McpApi = Pick<ServeApi, "mcpStatus" | "mcpStart" | "mcpStop">;
+
+/** The MCP Streamable HTTP surface: its start options, what the backend says about it, and errors in words. */
+export class McpSurface {
+  port = $state("7421");
+  confirmMode = $state<ServeConfirmMode>("auto");
+  concurrency = $state("2");
+  timeoutMs = $state("");
+  fixtures = $state(false);
+  status = $state<McpServeStatus>({ running: false });
+  issues = $state<readonly string[]>([]);
+  busy = $state(false);
+  error = $state<string | null>(null);
+  /** The editor text that was started, to tell the user when the editor has moved on. */
+  startedText = $state<string | null>(null);
+
+  readonly #api: McpApi;
+  readonly #onRunning: (running: boolean) => void;
+  // Bumped by every action, so a status read that started earlier cannot undo a later start or stop.
+  #version = 0;
+
+  constructor(api: McpApi, onRunning: (running: boolean) => void) {
+    this.#api = api;
+    this.#onRunning = onRunning;
+  }
+
+  readonly operator: boolean = $derived(this.status.running && this.status.confirmMode === "operator");
+
+  async refresh(): Promise<void> {
+    const version = this.#version;
+    try {
+      const status = await this.#api.mcpStatus();
+      if (version === this.#version) this.#apply(status);
+    } catch (err) {
+      if (version === this.#version) this.error = failure("Could not read the MCP surface's status", err);
+    }
+  }
+
+  async start(kit: ToolkitState): Promise<void> {
+    const toolkit = toolkitForStart(kit);
+    if ("problem" in toolkit) return void (this.error = toolkit.problem);
+    const port = wholeField(this.port, "The port", 0, 65_535);
+    const concurrency = wholeField(this.concurrency, "Concurrency", 1, 64);
+    const timeout = wholeField(this.timeoutMs, "The timeout", 1, 3_600_000);
+    const problem = port.problem ?? concurrency.problem ?? timeout.problem;
+    if (problem) return void (this.error = `Not started: ${problem}`);
+    await this.#act("Could not start the MCP surface", async () => {
+      const started = await this.#api.mcpStart({
+        toolkit: toolkit.body,
+        confirmMode: this.confirmMode,
+        fixtures: this.fixtures,
+        ...(port.value !== undefined ? { port: port.value } : {}),
+        ...(concurrency.value !== undefined ? { concurrency: concurrency.value } : {}),
+        ...(timeout.value !== undefined ? { timeoutMs: timeout.value } : {}),
+      });
+      const { issues, ...status } = started;
+      this.startedText = kit.text;
+      this.issues = issues;
+      return status;
+    });
+  }
+
+  async stop(): Promise<void> {
+    await this.#act("Could not stop the MCP surface", () => this.#api.mcpStop());
+  }
+
+  /** The served set: exactly what the backend reports while running, else computed here from the editor. */
+  rows(local: readonly ServedEntry[]): { readonly rows: readonly ServedTool[]; readonly fromBackend: boolean } {
+    if (!this.status.running) return { rows: local.map((e) => ({ name: e.tool.name, served: e.served, reason: e.reason })), fromBackend: false };
+    const fixtures = this.status.fixtureTools.map((name) => ({ name, served: true, reason: "conformance fixture" }));
+    return { rows: [...this.status.tools, ...fixtures], fromBackend: true };
+  }
+
+  async #act(action: string, op: () => Promise<McpServeStatus>): Promise<void> {
+    if (this.busy) return;
+    this.busy = true;
+    this.error = null;
+    const version = ++this.#version;
+    try {
+      const status = await op();
+      if (version === this.#version) this.#apply(status);
+    } catch (err) {
+      this.error = failure(action, err);
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  #apply(status: McpServeStatus): void {
+    this.status = status;
+    if (status.running && this.startedText === null) {
+      // Started elsewhere or before a reload: the form shows what actually runs.
+      this.port = String(status.port);
+      this.confirmMode = status.confirmMode as ServeConfirmMode;
+      this.concurrency = String(status.concurrency);
+      this.timeoutMs = status.timeoutMs === undefined ? "" : String(status.timeoutMs);
+      this.fixtures = status.fixtures;
+    }
+    if (!status.running) {
+      this.issues = [];
+      this.startedText = null;
+    }
+    this.#onRunning(status.running);
+  }
+}

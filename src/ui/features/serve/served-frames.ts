@@ -1,0 +1,106 @@
+import type { ServedFrame } from "../../../core/backend/serve-api.ts";
+import type { IdSource } from "../../../core/env/index.ts";
+import { correlationOf, exchangeKey, isResponse } from "../../../core/mcp/frame-recorder.ts";
+import type { WireLog } from "../../../core/wire/index.ts";
+
+export type ServedSurface = "mcp" | "nats";
+
+const MAX_ASKED = 10_000;
+const encoder = new TextEncoder();
+
+function tryParse(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A bounded map of when each request crossed, oldest forgotten first. */
+class AskedAt {
+  readonly #at = new Map<string, number>();
+  set(key: string, at: number): void {
+    this.#at.delete(key);
+    if (this.#at.size >= MAX_ASKED) this.#at.delete(this.#at.keys().next().value!);
+    this.#at.set(key, at);
+  }
+  since(key: string, at: number): number | undefined {
+    const asked = this.#at.get(key);
+    return asked === undefined ? undefined : Math.max(0, at - asked);
+  }
+  delete(key: string): void {
+    this.#at.delete(key);
+  }
+}
+
+/**
+ * Puts the frames a served surface saw into the console's wire log, verbatim. Directions are the
+ * served agent's: `in` reached it, `out` left it. Frames of one exchange share a correlation id,
+ * and an answer carries the time since its request crossed, by the backend's clock.
+ */
+export class ServedFrameRecorder {
+  readonly #log: WireLog;
+  readonly #ids: IdSource;
+  readonly #mcpAsked = new AskedAt();
+  readonly #natsAsked = new AskedAt();
+
+  constructor(log: WireLog, ids: IdSource) {
+    this.#log = log;
+    this.#ids = ids;
+  }
+
+  mcp(frame: ServedFrame): void {
+    const value = tryParse(frame.text);
+    const id = correlationOf(value);
+    let correlationId: string;
+    let rttMs: number | undefined;
+    if (id === undefined) correlationId = this.#ids.next();
+    else {
+      const response = isResponse(value);
+      // A request reaching the agent came from its client; one leaving it is the agent's own.
+      const key = exchangeKey((frame.direction === "in") !== response ? "client" : "server", id);
+      correlationId = frame.session === undefined ? key : `${frame.session}/${key}`;
+      if (response) {
+        rttMs = this.#mcpAsked.since(correlationId, frame.at);
+        this.#mcpAsked.delete(correlationId);
+      } else this.#mcpAsked.set(correlationId, frame.at);
+    }
+    this.#record("mcp", frame, "served mcp", correlationId, rttMs);
+  }
+
+  nats(frame: ServedFrame): void {
+    const subject = frame.subject ?? "";
+    // A request names its reply subject; what the agent sends there belongs to that request.
+    const correlationId = frame.reply ?? (frame.direction === "out" && subject !== "" ? subject : this.#ids.next());
+    let rttMs: number | undefined;
+    if (frame.direction === "in" && frame.reply !== undefined) this.#natsAsked.set(frame.reply, frame.at);
+    else if (frame.direction === "out") rttMs = this.#natsAsked.since(subject, frame.at);
+    this.#record("nats", frame, `served nats ${subject}`.trimEnd(), correlationId, rttMs);
+  }
+
+  /** Marks where the backend dropped frames before the console read them. */
+  gap(surface: ServedSurface, count: number): void {
+    this.#log.record({
+      channel: surface,
+      direction: "in",
+      target: surface === "mcp" ? "served mcp" : "served nats",
+      bytes: new Uint8Array(0),
+      correlationId: this.#ids.next(),
+      note: `${count} served ${surface === "mcp" ? "MCP" : "NATS"} frame${count === 1 ? " was" : "s were"} not kept by the backend before the console read ${count === 1 ? "it" : "them"}`,
+    });
+  }
+
+  #record(channel: ServedSurface, frame: ServedFrame, target: string, correlationId: string, rttMs: number | undefined): void {
+    const note = frame.truncated ? `cut by the backend: the first ${frame.text.length} of ${frame.length ?? "more"} characters` : undefined;
+    this.#log.record({
+      channel,
+      direction: frame.direction,
+      target,
+      bytes: encoder.encode(frame.text),
+      correlationId,
+      ...(frame.headers ? { headers: { ...frame.headers } } : {}),
+      ...(rttMs !== undefined ? { rttMs } : {}),
+      ...(note !== undefined ? { note } : {}),
+    });
+  }
+}

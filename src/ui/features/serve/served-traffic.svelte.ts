@@ -1,0 +1,109 @@
+import { BackendError } from "../../../core/backend/backend-client.ts";
+import type { ServedFramePage } from "../../../core/backend/serve-api.ts";
+import type { Scheduler } from "../../../core/env/index.ts";
+import { repeat } from "./poller.ts";
+import type { ServedFrameRecorder, ServedSurface } from "./served-frames.ts";
+
+export type FrameSource = Record<ServedSurface, (after: number) => Promise<ServedFramePage>>;
+
+/** Pages read per surface per tick: enough to catch up with a burst without stalling the other surface. */
+const MAX_PAGES = 20;
+export const FRAME_POLL_MS = 1_000;
+/** Frames asked for per read; a shorter page means the reader has caught up. */
+export const FRAME_PAGE = 500;
+
+interface Follow {
+  running: boolean;
+  /** One more read after the surface stopped, for the frames of its last moments. */
+  finalRead: boolean;
+  cursor: number;
+}
+
+/**
+ * Follows the served traffic of both surfaces into the wire log while either runs, whichever
+ * workbench is open, and says how much arrived and how much the backend dropped.
+ */
+export class ServedTraffic {
+  recorded = $state<Record<ServedSurface, number>>({ mcp: 0, nats: 0 });
+  dropped = $state<Record<ServedSurface, number>>({ mcp: 0, nats: 0 });
+  error = $state<Record<ServedSurface, string | null>>({ mcp: null, nats: null });
+
+  readonly #source: FrameSource;
+  readonly #recorder: ServedFrameRecorder;
+  readonly #scheduler: Scheduler;
+  readonly #follow: Record<ServedSurface, Follow> = {
+    mcp: { running: false, finalRead: false, cursor: 0 },
+    nats: { running: false, finalRead: false, cursor: 0 },
+  };
+  #stop: (() => void) | undefined;
+
+  constructor(source: FrameSource, recorder: ServedFrameRecorder, scheduler: Scheduler) {
+    this.#source = source;
+    this.#recorder = recorder;
+    this.#scheduler = scheduler;
+  }
+
+  /** Whether the frames are being read now. */
+  get active(): boolean {
+    return this.#stop !== undefined;
+  }
+
+  /** Tells the follower whether a surface runs; reading starts and stops with the surfaces. */
+  watch(surface: ServedSurface, running: boolean): void {
+    const follow = this.#follow[surface];
+    if (follow.running === running) return;
+    follow.running = running;
+    if (running) this.error[surface] = null;
+    else follow.finalRead = true;
+    this.#stop ??= repeat(this.#scheduler, FRAME_POLL_MS, () => this.#tick());
+  }
+
+  /** Stops reading (the session is being dropped). */
+  close(): void {
+    this.#stop?.();
+    this.#stop = undefined;
+  }
+
+  async #tick(): Promise<void> {
+    for (const surface of ["mcp", "nats"] as const) {
+      const follow = this.#follow[surface];
+      if (!follow.running && !follow.finalRead) continue;
+      follow.finalRead = false;
+      await this.#read(surface, follow);
+    }
+    if (!this.#follow.mcp.running && !this.#follow.nats.running && !this.#follow.mcp.finalRead && !this.#follow.nats.finalRead) this.close();
+  }
+
+  async #read(surface: ServedSurface, follow: Follow): Promise<void> {
+    for (let page = 0; page < MAX_PAGES; page++) {
+      let answer: ServedFramePage;
+      try {
+        answer = await this.#source[surface](follow.cursor);
+      } catch (err) {
+        this.error[surface] = trafficError(surface, err);
+        // A backend without the route will not grow one: stop asking until the surface restarts.
+        if (err instanceof BackendError && err.status === 404) follow.running = false;
+        return;
+      }
+      this.error[surface] = null;
+      if (answer.dropped > 0) {
+        this.#recorder.gap(surface, answer.dropped);
+        this.dropped[surface] += answer.dropped;
+      }
+      for (const frame of answer.frames) {
+        if (surface === "mcp") this.#recorder.mcp(frame);
+        else this.#recorder.nats(frame);
+      }
+      this.recorded[surface] += answer.frames.length;
+      const moved = answer.next !== follow.cursor;
+      follow.cursor = answer.next;
+      if (answer.frames.length < FRAME_PAGE || !moved) return;
+    }
+  }
+}
+
+function trafficError(surface: ServedSurface, err: unknown): string {
+  const name = surface === "mcp" ? "MCP" : "NATS";
+  if (err instanceof BackendError && err.status === 404) return `The backend does not report served ${name} traffic (${err.message}).`;
+  return `Could not read the served ${name} traffic: ${(err as Error).message}`;
+}
