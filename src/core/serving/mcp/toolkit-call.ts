@@ -92,7 +92,7 @@ export async function runToolkitTool(
     });
     if (timedOut) return failure(`${tool.name} did not finish within ${builtinLimit} ms and was stopped.`);
     ctx.logger.debug(`${tool.name} ended`, { outcome: outcome.kind === "harness-error" ? outcome.reason : outcome.kind });
-    return mcpResult(outcome) as CallToolResult;
+    return mcpResult(outcome, { outputSchema: tool.outputSchema !== undefined }) as CallToolResult;
   } finally {
     cancelTimer?.();
     extra.signal.removeEventListener("abort", stop);
