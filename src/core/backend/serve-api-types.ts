@@ -1,0 +1,78 @@
+/** What the /api/serve routes answer, as the Serve workbench reads it. */
+/** How confirm-tagged MCP calls are approved; `operator` waits for the console's decision. */
+export type ServeConfirmMode = "auto" | "always" | "never" | "operator";
+export const SERVE_CONFIRM_MODES: readonly ServeConfirmMode[] = ["auto", "always", "never", "operator"];
+
+export interface ServedTool { readonly name: string; readonly served: boolean; readonly reason: string }
+
+export interface McpServing {
+  readonly running: true;
+  readonly url: string;
+  readonly port: number;
+  readonly toolkit: string;
+  readonly confirmMode: string;
+  readonly concurrency: number;
+  readonly timeoutMs?: number;
+  readonly fixtures: boolean;
+  readonly sessions: number;
+  readonly startedAt: number;
+  readonly tools: readonly ServedTool[];
+  readonly fixtureTools: readonly string[];
+}
+export type McpServeStatus = { readonly running: false } | McpServing;
+/** A started surface, with the toolkit's warnings the backend logged. */
+export type McpStarted = McpServing & { readonly issues: readonly string[] };
+
+export interface McpStartInput { readonly port?: number; readonly toolkit?: unknown; readonly confirmMode?: ServeConfirmMode; readonly concurrency?: number; readonly timeoutMs?: number; readonly fixtures?: boolean }
+
+export interface EndpointCounters { readonly requests: number; readonly errors: number; readonly lastError: string }
+export interface NatsSubjects { readonly discovery: string; readonly tool: string }
+export interface NatsServing {
+  readonly serving: true;
+  readonly server: string;
+  readonly identity: string;
+  readonly serviceId: string;
+  readonly generation: "gen2" | "gen1";
+  readonly concurrency: number;
+  readonly keepaliveMs: number;
+  readonly callTimeoutMs: number;
+  readonly subjects: NatsSubjects;
+  readonly served: readonly ServedTool[];
+  readonly active: number;
+  readonly pending: number;
+  readonly endpoints: { readonly discovery: EndpointCounters; readonly tool: EndpointCounters };
+}
+export interface NatsStopped { readonly serving: false; readonly identity: string; readonly subjects: NatsSubjects | null; readonly served: readonly ServedTool[]; readonly message?: string }
+export type NatsServeStatus = NatsServing | NatsStopped;
+
+export interface NatsStartInput { readonly toolkit?: unknown; readonly concurrency?: number; readonly generation?: "gen2" | "gen1"; readonly keepaliveMs?: number; readonly callTimeoutMs?: number }
+
+/** One served frame, verbatim; `in` reached the served agent, `out` left it. */
+export interface ServedFrame {
+  readonly seq: number;
+  /** Epoch ms. */
+  readonly at: number;
+  readonly direction: "in" | "out";
+  readonly session?: string;
+  readonly subject?: string;
+  readonly reply?: string;
+  readonly headers?: Readonly<Record<string, string[]>>;
+  readonly text: string;
+  readonly truncated?: true;
+  /** The original length, when the backend cut the text. */
+  readonly length?: number;
+}
+export interface ServedFramePage { readonly frames: readonly ServedFrame[]; readonly next: number; readonly dropped: number }
+
+export interface PendingApproval {
+  readonly id: string;
+  readonly surface: string;
+  readonly tool: string;
+  readonly what: string;
+  readonly arguments: unknown;
+  /** Epoch ms. */
+  readonly askedAt: number;
+  readonly expiresAt: number;
+}
+
+export interface ServeInfo { readonly stdio: { readonly command: string; readonly args: readonly string[] }; readonly workspace: string }
