@@ -24,11 +24,13 @@ test.describe("application shell", () => {
     await expect(page.getByRole("tabpanel")).toContainText("Nothing validated yet");
     expect(new URL(page.url()).hash).toBe("#/validate");
     await page.keyboard.press("ArrowRight");
-    await expect(page.getByRole("tabpanel")).toContainText("This workbench is not built yet");
+    await expect(page.getByRole("tabpanel")).toContainText("Served over MCP");
     await page.keyboard.press("End");
     await expect(page.getByRole("tab", { name: "Traffic" })).toBeFocused();
     await page.keyboard.press("Home");
     await expect(page.getByRole("tab", { name: "MCP" })).toHaveAttribute("aria-selected", "true");
+    await page.keyboard.press("ArrowRight");
+    await expect(page.getByRole("tabpanel")).toContainText("This workbench is not built yet");
   });
 
   test("the theme switches between light and dark and is remembered", async ({ page, app }) => {
