@@ -129,7 +129,7 @@ test.describe("Serve workbench", () => {
     await expect(serve.snippet("fisk-ai remote_tools entry")).toContainText("- name: patchbay-demo");
 
     // A peer on the backend's own nats-server asks for the card.
-    expect(status.nats.url).toBeTruthy();
+    expect(status.nats.url).toMatch(/^nats:\/\//);
     const nc = await connect({ servers: status.nats.url ?? "" });
     try {
       const ctx = { clock: { wallNow: () => Date.now() }, random: (b: Uint8Array) => crypto.getRandomValues(b), sender: { name: "e2e-peer" }, recipient: { name: "patchbay-demo" } };
