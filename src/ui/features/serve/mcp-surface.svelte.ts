@@ -1,12 +1,13 @@
 import type { McpServeStatus, ServeApi, ServeConfirmMode, ServedTool } from "../../../core/backend/serve-api.ts";
 import type { ServedEntry } from "../../../core/serving/index.ts";
-import { failure, toolkitForStart, wholeField } from "./start-fields.ts";
+import { toolkitForStart, wholeField } from "./start-fields.ts";
+import { SurfaceActions } from "./surface-actions.svelte.ts";
 import type { ToolkitState } from "./toolkit-state.svelte.ts";
 
 export type McpApi = Pick<ServeApi, "mcpStatus" | "mcpStart" | "mcpStop">;
 
 /** The MCP Streamable HTTP surface: its start options, what the backend says about it, and errors in words. */
-export class McpSurface {
+export class McpSurface extends SurfaceActions<McpServeStatus> {
   port = $state("7421");
   confirmMode = $state<ServeConfirmMode>("auto");
   concurrency = $state("2");
@@ -14,17 +15,12 @@ export class McpSurface {
   fixtures = $state(false);
   status = $state<McpServeStatus>({ running: false });
   issues = $state<readonly string[]>([]);
-  busy = $state(false);
-  error = $state<string | null>(null);
-  /** The editor text that was started, to tell the user when the editor has moved on. */
-  startedText = $state<string | null>(null);
 
   readonly #api: McpApi;
   readonly #onRunning: (running: boolean) => void;
-  // Bumped by every action, so a status read that started earlier cannot undo a later start or stop.
-  #version = 0;
 
   constructor(api: McpApi, onRunning: (running: boolean) => void) {
+    super();
     this.#api = api;
     this.#onRunning = onRunning;
   }
@@ -32,13 +28,7 @@ export class McpSurface {
   readonly operator: boolean = $derived(this.status.running && this.status.confirmMode === "operator");
 
   async refresh(): Promise<void> {
-    const version = this.#version;
-    try {
-      const status = await this.#api.mcpStatus();
-      if (version === this.#version) this.#apply(status);
-    } catch (err) {
-      if (version === this.#version) this.error = failure("Could not read the MCP surface's status", err);
-    }
+    await this.read("Could not read the MCP surface's status", () => this.#api.mcpStatus());
   }
 
   async start(kit: ToolkitState): Promise<void> {
@@ -49,7 +39,7 @@ export class McpSurface {
     const timeout = wholeField(this.timeoutMs, "The timeout", 1, 3_600_000);
     const problem = port.problem ?? concurrency.problem ?? timeout.problem;
     if (problem) return void (this.error = `Not started: ${problem}`);
-    await this.#act("Could not start the MCP surface", async () => {
+    await this.act("Could not start the MCP surface", async () => {
       const started = await this.#api.mcpStart({
         toolkit: toolkit.body,
         confirmMode: this.confirmMode,
@@ -66,7 +56,7 @@ export class McpSurface {
   }
 
   async stop(): Promise<void> {
-    await this.#act("Could not stop the MCP surface", () => this.#api.mcpStop());
+    await this.act("Could not stop the MCP surface", () => this.#api.mcpStop());
   }
 
   /** The served set: exactly what the backend reports while running, else computed here from the editor. */
@@ -76,22 +66,8 @@ export class McpSurface {
     return { rows: [...this.status.tools, ...fixtures], fromBackend: true };
   }
 
-  async #act(action: string, op: () => Promise<McpServeStatus>): Promise<void> {
-    if (this.busy) return;
-    this.busy = true;
-    this.error = null;
-    const version = ++this.#version;
-    try {
-      const status = await op();
-      if (version === this.#version) this.#apply(status);
-    } catch (err) {
-      this.error = failure(action, err);
-    } finally {
-      this.busy = false;
-    }
-  }
 
-  #apply(status: McpServeStatus): void {
+  protected apply(status: McpServeStatus): void {
     this.status = status;
     if (status.running && this.startedText === null) {
       // Started elsewhere or before a reload: the form shows what actually runs.
