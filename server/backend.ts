@@ -28,6 +28,11 @@ export interface BackendOptions {
   readonly exposed?: boolean;
   readonly interfaceAddresses?: readonly string[];
   readonly nats?: NatsServiceStatus;
+  /**
+   * The external NATS URL as given, credentials included, for the backend's own connections
+   * (serving over NATS). Never reported: /api/status shows the redacted `nats.url`.
+   */
+  readonly natsConnectUrl?: string;
   /** Only for tests that need a known token; normally a fresh random one. */
   readonly token?: string;
   /** How long a served call waits for the operator's approval; default 2 minutes, tests shorten it. */
@@ -60,7 +65,10 @@ export async function startBackend(options: BackendOptions): Promise<Backend> {
   const natsServe = createNatsServe({
     logger: options.logger,
     version: VERSION,
-    nats: () => (nats.mode !== "unavailable" && nats.url ? { url: nats.url } : { unavailable: nats.message ?? "NATS is not configured" }),
+    nats: () => {
+      if (nats.mode === "unavailable" || !nats.url) return { unavailable: nats.message ?? "NATS is not configured" };
+      return { url: nats.mode === "external" && options.natsConnectUrl ? options.natsConnectUrl : nats.url };
+    },
   });
   const app = await startHttpServer({
     token,

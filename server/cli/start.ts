@@ -80,6 +80,7 @@ export async function runStart(config: Config, deps: StartDeps): Promise<number>
       exposed: config.dangerouslyExpose,
       interfaceAddresses: config.dangerouslyExpose ? deps.interfaceAddresses() : [],
       nats: initialNats(config.nats),
+      ...(config.nats.mode === "external" ? { natsConnectUrl: config.nats.url } : {}),
     });
   } catch (err) {
     deps.stderr(`${listenFailure(err, config)}\n`);

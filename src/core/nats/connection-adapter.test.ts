@@ -78,6 +78,13 @@ describe("connect options and errors", () => {
     const e = describeConnectError(named("ConnectionError", "connection refused", new Error("ECONNREFUSED")), "ws://h:1");
     expect(e.message).toBe("could not connect to ws://h:1: connection refused: ECONNREFUSED");
   });
+
+  it("never repeats credentials written in a server URL, and hands the library URLs without them", () => {
+    const e = describeConnectError(named("ConnectionError", "Authorization Violation"), "nats://agent:pw-123@h:4222");
+    expect(e.message).toBe("could not connect to nats://***@h:4222: Authorization Violation");
+    const settings = connectOptions({ servers: "nats://agent:pw-123@h:4222" }, {} as NatsLibrary);
+    expect(settings).toMatchObject({ servers: "nats://h:4222", user: "agent", pass: "pw-123" });
+  });
 });
 
 describe("subjectProblem", () => {

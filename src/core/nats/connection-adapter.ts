@@ -1,4 +1,5 @@
 import type { MsgHdrs, Msg, NatsConnection, Status } from "@nats-io/nats-core";
+import { redactServers, splitServerCredentials } from "./server-credentials.ts";
 import {
   NatsConnectError,
   NatsRequestError,
@@ -63,7 +64,7 @@ export function classifyRequestError(err: unknown): NatsRequestError {
 export function describeConnectError(err: unknown, servers: string): NatsConnectError {
   const chain = errorChain(err);
   const detail = chain.map((e) => e.message).filter(Boolean).join(": ") || String(err);
-  return new NatsConnectError(`could not connect to ${servers}: ${detail}`);
+  return new NatsConnectError(redactServers(`could not connect to ${servers}: ${detail}`));
 }
 
 function toStatusEvent(s: Status): NatsStatusEvent | null {
@@ -94,12 +95,13 @@ export function authProblem(auth: NatsAuth | undefined): string | null {
 }
 
 export function connectOptions(options: NatsConnectOptions, lib: NatsLibrary): Record<string, unknown> {
-  const auth = options.auth ?? {};
+  const split = splitServerCredentials(options.servers, options.auth);
+  const auth = split.auth ?? {};
   const problem = authProblem(auth);
-  if (problem) throw new NatsConnectError(`could not connect to ${options.servers}: ${problem}`);
+  if (problem) throw new NatsConnectError(`could not connect to ${split.servers}: ${problem}`);
   const encode = (text: string) => new TextEncoder().encode(text.trim());
   return {
-    servers: options.servers,
+    servers: split.servers,
     name: options.name ?? "patchbay",
     timeout: options.timeoutMs ?? 5000,
     ...(auth.user ? { user: auth.user, pass: auth.pass ?? "" } : {}),
