@@ -4,7 +4,7 @@
  * over the API, and the backend log kept free of header and env values whatever goes wrong.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { createServer, request as httpRequest, type Server } from "node:http";
+import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -13,13 +13,15 @@ import { McpConnection, RelayTransport, type RelayConsoleEvent } from "../../src
 import { WireLog } from "../../src/core/wire/index.ts";
 import { freePort } from "../../server/nats/free-port.ts";
 import { errorOf, send, startTestBackend, type TestBackend } from "../helpers/http-client.ts";
+import { openRelayStream, type RelayEv, waitFor } from "../helpers/relay-stream.ts";
 
 const EVERYTHING = fileURLToPath(new URL("../../node_modules/@modelcontextprotocol/server-everything/dist/index.js", import.meta.url));
 
-type Ev = { type: string; text?: string; step?: string; status?: number; message?: string; reason?: string; requestIds?: unknown[] };
+type Ev = RelayEv;
 type Msg = { id?: number | string; method?: string; params?: { level?: string; data?: unknown }; result?: unknown };
 
 let t: TestBackend;
+const openStream = (id: string) => openRelayStream(t.port, t.auth, id);
 let everything: ChildProcess;
 let url = "";
 let odd: Server;
@@ -65,33 +67,7 @@ async function create(body: Record<string, unknown>): Promise<string> {
   return res.json<{ id: string }>().id;
 }
 
-function openStream(id: string): Promise<{ events: Ev[]; ended: Promise<void> }> {
-  return new Promise((resolve, reject) => {
-    const r = httpRequest({ host: "127.0.0.1", port: t.port, method: "POST", path: `/api/mcp/sessions/${id}/stream`, headers: t.auth, agent: false }, (res) => {
-      const events: Ev[] = [];
-      let partial = "";
-      res.setEncoding("utf8");
-      res.on("data", (chunk: string) => {
-        const lines = (partial + chunk).split("\n");
-        partial = lines.pop() ?? "";
-        for (const line of lines) events.push(JSON.parse(line) as Ev);
-      });
-      resolve({ events, ended: new Promise((done) => res.on("end", done)) });
-    });
-    r.on("error", reject);
-    r.end();
-  });
-}
 
-async function waitFor<T>(probe: () => T | undefined, what: string, events: unknown[] = [], ms = 10_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const got = probe();
-    if (got !== undefined) return got;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; events: ${JSON.stringify(events).slice(0, 3000)}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 const messages = (events: Ev[]) => events.flatMap((e) => (e.type === "message" ? [JSON.parse(e.text!) as Msg] : []));
 const init = (capabilities: Record<string, unknown>) =>

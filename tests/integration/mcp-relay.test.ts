@@ -2,16 +2,17 @@
  * The MCP relay over the real HTTP API with a real stdio server (server-everything), raw JSON-RPC
  * text only: create, stream, send, close; plus the API's refusals (auth, body checks, 409, 429).
  */
-import { request as httpRequest } from "node:http";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { errorOf, send, startTestBackend, type TestBackend } from "../helpers/http-client.ts";
+import { openRelayStream, type RelayEv, waitFor } from "../helpers/relay-stream.ts";
 
 const EVERYTHING = fileURLToPath(new URL("../../node_modules/@modelcontextprotocol/server-everything/dist/index.js", import.meta.url));
 
-type Ev = { type: string; text?: string; step?: string; status?: number; body?: string; reason?: string; code?: number; at: number };
+type Ev = RelayEv;
 
 let t: TestBackend;
+const openStream = (id: string) => openRelayStream(t.port, t.auth, id);
 beforeAll(async () => {
   t = await startTestBackend();
 });
@@ -27,37 +28,7 @@ async function createStdio(extra: Record<string, unknown> = {}): Promise<{ id: s
 }
 
 /** Open the NDJSON stream and collect its events. */
-function openStream(id: string): Promise<{ events: Ev[]; ended: Promise<void>; status: number; type: string | undefined }> {
-  return new Promise((resolve, reject) => {
-    const r = httpRequest(
-      { host: "127.0.0.1", port: t.port, method: "POST", path: `/api/mcp/sessions/${id}/stream`, headers: t.auth, agent: false },
-      (res) => {
-        const events: Ev[] = [];
-        let partial = "";
-        const ended = new Promise<void>((done) => res.on("end", done));
-        res.setEncoding("utf8");
-        res.on("data", (chunk: string) => {
-          const lines = (partial + chunk).split("\n");
-          partial = lines.pop() ?? "";
-          for (const line of lines) events.push(JSON.parse(line) as Ev);
-        });
-        resolve({ events, ended, status: res.statusCode ?? 0, type: res.headers["content-type"] });
-      },
-    );
-    r.on("error", reject);
-    r.end();
-  });
-}
 
-async function waitFor<T>(probe: () => T | undefined, what: string, ms = 10_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const got = probe();
-    if (got !== undefined) return got;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 const responseTo = (events: Ev[], id: number) =>
   events.find((e) => e.type === "message" && (JSON.parse(e.text!) as { id?: unknown }).id === id);
