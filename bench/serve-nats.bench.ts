@@ -7,7 +7,7 @@
  * Sequential calls; latency per call in microseconds.
  * Usage: node bench/run.mjs serve-nats [--count N] [--rounds R] [--no-validate]
  */
-import { DEFAULT_SENDER, FINAL_HEADER, FiskClient } from "../src/core/a2a-nats/client/index.ts";
+import { DEFAULT_SENDER, FiskClient } from "../src/core/a2a-nats/client/index.ts";
 import { systemClock, systemScheduler } from "../src/core/env/index.ts";
 // Loaded statically: bench/run.mjs closes Vite's module runner once this module is imported, so
 // the dynamic import inside tcpConnector() cannot run here. This is what tcpConnector() does.
@@ -18,7 +18,8 @@ import { createValidationEngine } from "../src/core/packs/index.ts";
 import { DEMO_TOOLKIT } from "../src/core/serving/demo-toolkit.ts";
 import { engineValidator, startFiskServer } from "../src/core/serving/fisk/index.ts";
 import { startNatsServer } from "../server/nats/managed-nats.ts";
-import { mean, median, option, percentile } from "./bench-stats.ts";
+import { mean, median, option } from "./bench-stats.ts";
+import { alternatingRounds, bareReplySet, rawEcho, summaryLine } from "./fisk-timing.ts";
 
 const IDENTITY = "bench-served";
 const ECHO_SUBJECT = "bench.raw.echo";
@@ -66,44 +67,11 @@ export async function run(args: readonly string[]): Promise<number> {
     };
     const fixedText = (await client.callTool(IDENTITY, "echo", { message: "m0" })).requestText;
     const fixed = new TextEncoder().encode(fixedText);
-    const body = new Uint8Array(fixed.length).fill(0x78);
-    const echo = async (): Promise<number> => {
-      const t0 = performance.now();
-      const m = await raw.request(ECHO_SUBJECT, body, { timeoutMs: 5000 });
-      const us = (performance.now() - t0) * 1000;
-      if (m.data.length !== body.length) wrong++;
-      return us;
-    };
+    const echo = rawEcho(raw, ECHO_SUBJECT, fixed.length, () => wrong++);
     // The agent's share: one fixed request, read to the final header, no client logic.
-    let inboxes = 0;
-    const bareSet = (): Promise<number> =>
-      new Promise((resolve) => {
-        const t0 = performance.now();
-        const inbox = `_INBOX.bench${inboxes++}`;
-        const sub = raw.subscribe(inbox, (m) => {
-          if (!m.headers?.[FINAL_HEADER]) return;
-          sub.unsubscribe();
-          resolve((performance.now() - t0) * 1000);
-        });
-        raw.publish(`choria.fisk-ai.tool.${IDENTITY}`, fixed, { reply: inbox });
-      });
-
-    const perRound = Math.max(1, Math.floor(count / rounds));
-    for (let i = 0; i < Math.min(200, perRound); i++) {
-      await call(i);
-      await echo();
-      await bareSet();
-    }
-    const clientUs: number[] = [];
-    const echoUs: number[] = [];
-    const bareUs: number[] = [];
-    for (let r = 0; r < rounds; r++) {
-      for (let i = 0; i < perRound; i++) echoUs.push(await echo());
-      for (let i = 0; i < perRound; i++) bareUs.push(await bareSet());
-      for (let i = 0; i < perRound; i++) clientUs.push(await call(i));
-    }
-    const line = (label: string, xs: number[]) =>
-      `  ${label} median ${median(xs).toFixed(0)} µs, mean ${mean(xs).toFixed(0)} µs, p90 ${percentile(xs, 0.9).toFixed(0)} µs, p99 ${percentile(xs, 0.99).toFixed(0)} µs`;
+    const bareSet = bareReplySet(raw, IDENTITY, fixed);
+    const { echo: echoUs, bare: bareUs, client: clientUs } = await alternatingRounds({ echo, bare: bareSet, client: call }, count, rounds);
+    const line = summaryLine;
     const out = [
       `serve-nats bench: ${clientUs.length} sequential calls each, ${rounds} alternating rounds, one nats-server, agent ${validating ? "validating" : "not validating"} requests; request ${fixed.length} bytes`,
       line("raw NATS request/reply echo (floor):        ", echoUs),
