@@ -48,6 +48,7 @@ const RELAY_STEPS: Readonly<Record<RelayError["step"], ConnectStep>> = {
   dns: "dns",
   tcp: "tcp",
   tls: "tls",
+  cors: "cors",
   http: "http",
   "not-mcp": "not-mcp",
   protocol: "protocol",

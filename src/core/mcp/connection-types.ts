@@ -57,6 +57,7 @@ export type ConnectStep =
   | "dns"
   | "tcp"
   | "tls"
+  | "cors"
   | "http"
   | "not-mcp"
   | "protocol"

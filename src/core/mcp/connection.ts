@@ -28,7 +28,7 @@ export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
 export type CompletionRef = { readonly type: "ref/prompt"; readonly name: string } | { readonly type: "ref/resource"; readonly uri: string };
 
 /** Relay steps that mean the server cannot be reached; they end a connect attempt at once. */
-const FATAL_RELAY_STEPS = new Set(["spawn", "dns", "tcp", "tls", "http", "not-mcp"]);
+const FATAL_RELAY_STEPS = new Set(["spawn", "dns", "tcp", "tls", "cors", "http", "not-mcp"]);
 
 /**
  * One MCP session over any SDK transport: initialize with a chosen version, lists followed across

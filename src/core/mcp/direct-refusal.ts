@@ -7,7 +7,7 @@ import { RelayError } from "./relay-error.ts";
 export class DirectRefusedError extends RelayError {
   readonly reason: "cors" | "unreachable";
   constructor(reason: "cors" | "unreachable", message: string) {
-    super(reason === "cors" ? "http" : "tcp", message);
+    super(reason === "cors" ? "cors" : "tcp", message);
     this.reason = reason;
   }
 }

@@ -113,8 +113,8 @@ describe("DirectTransport over Streamable HTTP", () => {
     );
     const made = direct();
     const failure = await connectFailure(made);
-    expect(failure).toEqual({ step: "http", message: "the server at http://mcp.test does not allow this page's origin (CORS); use the relay" });
-    expect(made.consoleEvents).toContainEqual(expect.objectContaining({ type: "error", step: "http", message: failure.message }));
+    expect(failure).toEqual({ step: "cors", message: "the server at http://mcp.test does not allow this page's origin (CORS); use the relay" });
+    expect(made.consoleEvents).toContainEqual(expect.objectContaining({ type: "error", step: "cors", message: failure.message }));
   });
 
   it("tells an unreachable server from a CORS refusal", async () => {

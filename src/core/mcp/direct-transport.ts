@@ -149,7 +149,7 @@ export class DirectTransport implements Transport {
       if (init.signal?.aborted || this.#closing) throw error;
       const url = new URL(input instanceof Request ? input.url : input);
       const refused = await nameRefusal(error, url, this.#options.fetch);
-      this.#console({ type: "error", step: refused instanceof DirectRefusedError && refused.reason === "cors" ? "http" : "tcp", message: refused.message });
+      this.#console({ type: "error", step: refused instanceof DirectRefusedError && refused.reason === "cors" ? "cors" : "tcp", message: refused.message });
       if (method === "GET") this.#startFailure ??= refused;
       throw refused;
     }

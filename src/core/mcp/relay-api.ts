@@ -23,7 +23,8 @@ export type CreateSessionBody =
 export type JsonRpcId = string | number;
 
 /** The relay's own failure steps, as its `error` events name them. */
-export type RelayStep = "spawn" | "dns" | "tcp" | "tls" | "http" | "not-mcp" | "protocol";
+/** Where a connection failed; `cors` comes only from a direct browser connection. */
+export type RelayStep = "spawn" | "dns" | "tcp" | "tls" | "cors" | "http" | "not-mcp" | "protocol";
 
 /** One line of the relay's NDJSON stream. `at` is ms since the session started. */
 export type RelayEvent =
@@ -47,7 +48,7 @@ export type RelayEvent =
 /** Events shown in the console pane: everything but the JSON-RPC messages themselves. */
 export type RelayConsoleEvent = Exclude<RelayEvent, { type: "message" }>;
 
-const STEPS: ReadonlySet<string> = new Set<RelayStep>(["spawn", "dns", "tcp", "tls", "http", "not-mcp", "protocol"]);
+const STEPS: ReadonlySet<string> = new Set<RelayStep>(["spawn", "dns", "tcp", "tls", "cors", "http", "not-mcp", "protocol"]);
 
 /** The target a session's frames are logged under: the URL, or the command line of a stdio server. */
 export function sessionTarget(body: CreateSessionBody): string {

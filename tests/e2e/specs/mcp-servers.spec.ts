@@ -179,6 +179,10 @@ test.describe("saved MCP servers and mcpServers files", () => {
 
       const console_ = page.getByRole("region", { name: "Server console" });
       await servers.serverUrl.fill(plain.url);
+      // Direct alone names the refusal as its own step.
+      await servers.mcp.connectButton.click();
+      await expect(page.getByTestId("mcp-failed-step")).toHaveText("cors");
+      await expect(page.getByRole("alert", { name: "Connection failure" })).toContainText("does not allow this page's origin (CORS)");
       await servers.connectVia.selectOption("auto");
       await servers.mcp.connectButton.click();
       await expect(servers.mcp.state).toHaveText("connected", { timeout: 20_000 });
