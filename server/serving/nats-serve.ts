@@ -11,7 +11,6 @@ import { tcpConnector } from "../../src/core/nats/node/tcp-connector.ts";
 import { DEMO_TOOLKIT } from "../../src/core/serving/demo-toolkit.ts";
 import {
   engineValidator,
-  fiskServedSet,
   startFiskServer,
   type FiskGeneration,
   type FiskServer,
@@ -20,6 +19,7 @@ import {
 } from "../../src/core/serving/fisk/index.ts";
 import { nodeCommandRunner } from "../../src/core/serving/node/command-runner.ts";
 import type { CommandRunner } from "../../src/core/serving/run-types.ts";
+import { servedSet } from "../../src/core/serving/toolkit/served-set.ts";
 import { readToolkit } from "../../src/core/serving/toolkit/toolkit-read.ts";
 import type { Toolkit } from "../../src/core/serving/toolkit/toolkit-types.ts";
 import { discoverySubject, toolSubject } from "../../src/core/a2a-nats/codec/index.ts";
@@ -109,7 +109,7 @@ function subjectsOf(identity: string): StoppedStatus["subjects"] {
 }
 
 function stoppedStatus(toolkit: Toolkit, message?: string): StoppedStatus {
-  const served = fiskServedSet(toolkit).map((e) => ({ name: e.tool.name, served: e.served, reason: e.reason }));
+  const served = servedSet(toolkit, "nats").map((e) => ({ name: e.tool.name, served: e.served, reason: e.reason }));
   return { serving: false, identity: toolkit.name, subjects: subjectsOf(toolkit.name), served, ...(message ? { message } : {}) };
 }
 

@@ -1,5 +1,5 @@
 export { buildFormModel } from "./build-form.ts";
-export { kindLabel } from "./field-info.ts";
+export { editorOnly, kindLabel, NO_INFO } from "./field-info.ts";
 export { DEFAULT_FORM_LIMITS } from "./form-model.ts";
 export type {
   ArrayNode,

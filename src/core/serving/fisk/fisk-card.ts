@@ -1,16 +1,11 @@
 import { NAMESPACE } from "../../packs/fisk-ai/protocol.ts";
 import type { AgentCard, JsonObject, ToolBehavior, ToolDescriptor } from "../../a2a-nats/codec/index.ts";
 import { readBehaviour } from "../toolkit/behaviour-tags.ts";
-import { servedSet, type ServedEntry } from "../toolkit/served-set.ts";
+import type { ServedEntry } from "../toolkit/served-set.ts";
 import type { ToolDef, Toolkit } from "../toolkit/toolkit-types.ts";
 
 /** Which wire the agent speaks: Gen 2 reply sets, or Gen 1 single replies for v0.0.x peers. */
 export type FiskGeneration = "gen2" | "gen1";
-
-/** The NATS surface's served set, with the reason for every tool in or out. */
-export function fiskServedSet(toolkit: Toolkit): ServedEntry[] {
-  return servedSet(toolkit, "nats");
-}
 
 /**
  * Behaviour as fisk-ai derives it from tags: read-only unless something writes, additive is a

@@ -16,7 +16,8 @@ import { Semaphore } from "../semaphore.ts";
 import { executeTool } from "../tool-executor.ts";
 import type { ServedEntry } from "../toolkit/served-set.ts";
 import type { ToolDef, Toolkit } from "../toolkit/toolkit-types.ts";
-import { agentCard, fiskServedSet, type FiskGeneration } from "./fisk-card.ts";
+import { servedSet } from "../toolkit/served-set.ts";
+import { agentCard, type FiskGeneration } from "./fisk-card.ts";
 import { discoveryShape, intake, type FiskValidator } from "./fisk-intake.ts";
 import { EndpointStats, serveMicro, serviceInstanceId } from "./micro-service.ts";
 import { microError, replyBytes, send, type ReplyTarget } from "./reply-stream.ts";
@@ -117,7 +118,7 @@ export async function startFiskServer(options: FiskServeOptions): Promise<FiskSe
   const concurrency = whole(options.concurrency, defaultConcurrency(options.cpuCount ?? 2), "concurrency", 1, MAX_CONCURRENCY);
   const keepaliveMs = whole(options.keepaliveMs, DEFAULT_KEEPALIVE_MS, "the keepalive interval (ms)", 1, 3_600_000);
   const callTimeoutMs = whole(options.callTimeoutMs, DEFAULT_CALL_TIMEOUT_MS, "the call timeout (ms)", 1, 3_600_000);
-  const served = fiskServedSet(toolkit);
+  const served = servedSet(toolkit, "nats");
   const card = agentCard(toolkit, served, generation, options.version ?? "dev");
   const me: Identity = { name: identity };
   const ids = { clock, random };

@@ -1,4 +1,4 @@
-export { agentCard, fiskBehavior, fiskDescription, fiskServedSet, toolDescriptor } from "./fisk-card.ts";
+export { agentCard, fiskBehavior, fiskDescription, toolDescriptor } from "./fisk-card.ts";
 export type { FiskGeneration } from "./fisk-card.ts";
 export { discoveryShape, engineValidator, intake, toolShape } from "./fisk-intake.ts";
 export type { FiskValidator, Intake } from "./fisk-intake.ts";

@@ -1,10 +1,12 @@
 import {
   buildFormModel,
+  editorOnly,
   fillDefaults,
   getAt,
   initialValue,
   insertItem,
   moveItem,
+  NO_INFO,
   removeAt,
   setAt,
   switchVariant,
@@ -29,20 +31,7 @@ export type ArgsView = "both" | "form" | "json";
 
 type Shown = { readonly value: Record<string, unknown>; readonly error: string | null };
 
-const NO_SCHEMA: FormModel = {
-  root: {
-    kind: "editor",
-    reason: "the tool gives no inputSchema object",
-    title: undefined,
-    description: undefined,
-    hasDefault: false,
-    default: undefined,
-    nullable: false,
-    readOnly: false,
-    deprecated: false,
-  },
-  nodeCount: 0,
-};
+const NO_SCHEMA: FormModel = { root: editorOnly(NO_INFO, "the tool gives no inputSchema object"), nodeCount: 0 };
 
 const keyOf = (path: FormPath): string => JSON.stringify(path);
 
