@@ -1,5 +1,6 @@
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { isConnectionClosed, isLocalTimeout, serverMessage } from "./connect-failure.ts";
+import { relayFailureOf } from "./relay-error.ts";
 
 /** Limits of one request: how long to wait for the answer, and a way to give up early. */
 export interface RequestOptions {
@@ -9,7 +10,7 @@ export interface RequestOptions {
 }
 
 /** Why a request got no result: the server refused it, or no answer came. */
-export type RequestFailureKind = "json-rpc-error" | "timeout" | "cancelled" | "connection-closed";
+export type RequestFailureKind = "json-rpc-error" | "relay-failure" | "timeout" | "cancelled" | "connection-closed";
 
 /** A request that did not produce a result, named precisely, with the server's code and data when it answered. */
 export class McpRequestError extends Error {
@@ -38,6 +39,8 @@ export function requestFailure(method: string, error: unknown, signal: AbortSign
     return new McpRequestError(method, "timeout", `${method} got no answer within ${timeout} ms`);
   }
   if (isConnectionClosed(error)) return new McpRequestError(method, "connection-closed", `the connection closed before ${method} was answered`);
+  const relayFailure = error instanceof McpError ? relayFailureOf(error.data) : undefined;
+  if (relayFailure) return new McpRequestError(method, "relay-failure", `${method} never got an answer from the server: ${serverMessage(error as McpError)}`);
   if (error instanceof McpError) {
     const message = serverMessage(error);
     return new McpRequestError(method, "json-rpc-error", `${method} was refused by the server (JSON-RPC error ${error.code}): ${message}`, {
