@@ -53,16 +53,24 @@ export const VALIDATE_USAGE = `Usage: patchbay validate [options] <file>...
 Classifies every message in the files (MCP, A2A over HTTP v0.1 to v1.0, fisk-ai Gen 1 and
 Gen 2), validates it against the schema of its protocol version, and prints one line per
 message that is invalid, unrecognised or not JSON, naming the file, the message's index in
-it, its kind and its first error. Exits 1 when any message failed, 0 when all passed (a
-valid protocol error response passes), 2 on a usage error.
+it, the kind and version it was judged by and why, and its first error. A message that
+declares its version (an initialize's or a card's protocolVersion, a fisk-ai protocol id) is
+judged by that version; one that declares none is judged by its shape, and the report says
+which versions it is valid in. A method the protocol does not define is an error (with "did
+you mean" for a near miss) unless allowed with --allow-method. Exits 1 when any message
+failed, 0 when all passed (a valid protocol error response passes), 2 on a usage error.
 
 Files may be a JSON message, a JSON array, JSON Lines, a HAR file, or a Patchbay traffic
 export; - reads standard input. Each file is one session: an initialize or tools/list in it
 informs the checks of the messages after it.
 
 Options:
-  --json                   Print the full report as JSON (every message, every issue)
+  --json                   Print the full report as JSON (every message, every issue, and
+                           judgedBy: family, kind, version, basis, validIn, evidence)
   --warnings               Also print messages that are valid but have warnings
+  --all                    Print a line for every message, valid ones too
+  --allow-method <name>    Accept a deliberate extension method (repeatable; a trailing *
+                           matches a prefix, e.g. --allow-method 'acme/*')
   --as <pack>[:<kind>]     Validate every message as this pack (and kind), e.g.
                            --as mcp/2025-06-18 or --as fisk-ai/gen2:tool.reply
   -h, --help               Show this help

@@ -28,7 +28,11 @@ export interface ValidateArgs {
   readonly files: readonly string[];
   readonly json: boolean;
   readonly warnings: boolean;
+  /** Print a line for every message, not only the failed ones. */
+  readonly all?: boolean;
   readonly override?: Override;
+  /** Deliberate extension methods (exact, or a prefix ending in `*`). */
+  readonly allowMethods?: readonly string[];
 }
 
 /** A command-line mistake: exit 2 with the message. */
@@ -38,11 +42,19 @@ export function parseValidateArgs(args: readonly string[]): ValidateArgs {
   const files: string[] = [];
   let json = false;
   let warnings = false;
+  let all = false;
+  const allowMethods: string[] = [];
   let override: Override | undefined;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
     if (arg === "--json") json = true;
     else if (arg === "--warnings") warnings = true;
+    else if (arg === "--all") all = true;
+    else if (arg === "--allow-method") {
+      const value = args[++i];
+      if (!value || value.startsWith("-")) throw new ValidateUsageError("--allow-method needs a method name, e.g. --allow-method acme/reindex or --allow-method 'acme/*'");
+      allowMethods.push(value);
+    }
     else if (arg === "--as") {
       const value = args[++i];
       if (!value) throw new ValidateUsageError("--as needs a pack id, e.g. --as mcp/2025-06-18 or --as mcp/2025-06-18:CallToolRequest");
@@ -55,7 +67,7 @@ export function parseValidateArgs(args: readonly string[]): ValidateArgs {
     else files.push(arg);
   }
   if (files.length === 0) throw new ValidateUsageError("name at least one file to validate (JSON, JSONL, HAR or a Patchbay traffic export; - for stdin)");
-  return { files, json, warnings, ...(override && { override }) };
+  return { files, json, warnings, ...(all && { all }), ...(override && { override }), ...(allowMethods.length > 0 && { allowMethods }) };
 }
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
@@ -99,13 +111,13 @@ export async function runValidate(args: ValidateArgs, deps: ValidateDeps): Promi
     inputs.push({ source: file, format: split.format, messages: split.items.length, notes: split.notes });
     for (const note of split.notes) deps.stderr(`${file}: ${note}\n`);
     if (split.items.length === 0) deps.stderr(`${file}: no messages found\n`);
-    const session = engine.session();
+    const session = engine.session(args.allowMethods ? { extensionMethods: args.allowMethods } : undefined);
     const several = split.items.length > 1;
     for (const item of split.items) {
       const verdict = args.override && item.error === undefined ? session.validateText(item.text, args.override) : validateItem(session, item);
       results.push({ item, verdict });
       if (args.json) continue;
-      if (isFailure(verdict.status)) deps.stdout(`${verdictLine(item, verdict, several)}\n`);
+      if (isFailure(verdict.status) || args.all) deps.stdout(`${verdictLine(item, verdict, several)}\n`);
       else if (args.warnings && verdict.issues.length > 0) deps.stdout(`${verdictLine(item, verdict, several)}\n`);
     }
   }

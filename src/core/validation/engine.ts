@@ -1,6 +1,20 @@
 import { JsonLocator, parseJsonText, pointerStart, positionAt } from "../json/index.ts";
 import { SchemaCompiler } from "../schema/compiler.ts";
-import type { Candidate, CandidateOutcome, CheckTools, FamilyModule, FamilySession, Issue, Override, RawMessage, SchemaPack, Verdict } from "./types.ts";
+import type {
+  Candidate,
+  CandidateOutcome,
+  CheckTools,
+  FamilyModule,
+  FamilySession,
+  Issue,
+  MessageKind,
+  Override,
+  RawMessage,
+  SchemaPack,
+  SessionOptions,
+  Verdict,
+  VersionBasis,
+} from "./types.ts";
 
 /** A valid candidate wins over the top guess only when its score is this close to the top. */
 export const SCORE_MARGIN = 0.25;
@@ -37,8 +51,25 @@ export class ValidationEngine {
   }
 
   /** A fresh batch: what earlier messages teach stays within the session. */
-  session(): ValidationSession {
-    return new ValidationSession(this);
+  session(options?: SessionOptions): ValidationSession {
+    return new ValidationSession(this, options);
+  }
+
+  readonly #sameKind = new Map<string, readonly (readonly [SchemaPack, MessageKind])[]>();
+
+  /** Every version of a family that has a kind with this id, oldest first, looked up once. */
+  versionsOfKind(family: string, kindId: string): readonly (readonly [SchemaPack, MessageKind])[] {
+    const key = `${family} ${kindId}`;
+    let found = this.#sameKind.get(key);
+    if (!found) {
+      const packs = this.families.find((f) => f.family === family)?.packs ?? [];
+      found = packs.flatMap((pack) => {
+        const kind = pack.kinds.find((k) => k.id === kindId);
+        return kind ? [[pack, kind] as const] : [];
+      });
+      this.#sameKind.set(key, found);
+    }
+    return found;
   }
 }
 
@@ -71,8 +102,24 @@ function locateInValidJson(text: string, issues: readonly Issue[]): Issue[] {
 }
 
 const NO_NOTES: readonly string[] = [];
+const NO_VERSIONS: readonly string[] = [];
 const NO_OUTCOMES: readonly CandidateOutcome[] = [];
 const NO_CANDIDATES: readonly Candidate[] = [];
+
+/** A catch-all kind is the pick only when it leads; below a specific kind it explains nothing. */
+function catchAllBelow(top: Candidate, candidate: Candidate): boolean {
+  return candidate.kind.generic === true && candidate !== top && top.kind.generic !== true;
+}
+
+/**
+ * A rule that names the fault at a pointer (a mistyped method, say) says more than the schema's
+ * "must be equal to constant" there, so that schema issue is dropped.
+ */
+function withoutRestated(schemaIssues: readonly Issue[], ruleIssues: readonly Issue[]): Issue[] {
+  if (ruleIssues.length === 0) return schemaIssues.slice();
+  const named = new Set(ruleIssues.map((i) => i.pointer));
+  return schemaIssues.filter((i) => !(i.keyword === "const" && named.has(i.pointer))).concat(ruleIssues);
+}
 
 /** Another family's guess, below decisive, cannot displace a decisive match. */
 function outranked(top: Candidate, candidate: Candidate): boolean {
@@ -120,9 +167,9 @@ export class ValidationSession {
   /** The family of the last message classified: equal scores lean towards the capture's own protocol. */
   #lastFamily: string | undefined;
 
-  constructor(engine: ValidationEngine) {
+  constructor(engine: ValidationEngine, options?: SessionOptions) {
     this.#engine = engine;
-    this.#sessions = engine.families.map((f) => [f, f.createSession()] as const);
+    this.#sessions = engine.families.map((f) => [f, f.createSession(options)] as const);
     this.#byFamily = new Map(this.#sessions.map(([f, s]) => [f.family, s]));
     this.#sessionList = this.#sessions.map(([, s]) => s);
     this.#tools = { validateWithSchema: (schema, value, pointer, draft) => engine.compiler.checkDynamic(schema, value, pointer, draft) };
@@ -170,6 +217,10 @@ export class ValidationSession {
         if (!alternative && compiler.isValid(candidate.pack, candidate.kind.definition, value)) alternative = candidate;
         continue;
       }
+      if (catchAllBelow(top, candidate)) {
+        if (!alternative && compiler.isValid(candidate.pack, candidate.kind.definition, value)) alternative = candidate;
+        continue;
+      }
       if (!compiler.isValid(candidate.pack, candidate.kind.definition, value)) continue;
       // The epsilon keeps a candidate exactly SCORE_MARGIN below the top inside, despite rounding.
       if (top.score - candidate.score <= SCORE_MARGIN + 1e-9) chosen = candidate;
@@ -181,7 +232,7 @@ export class ValidationSession {
     const sessionFor = this.#byFamily.get(pick.pack.family)!;
     const ruleIssues = sessionFor.check(value, pick, raw, this.#tools);
     let issues: readonly Issue[] = ruleIssues;
-    if (nearest) issues = nearest.issues.length === 0 ? ruleIssues : ruleIssues.length === 0 ? nearest.issues : nearest.issues.concat(ruleIssues);
+    if (nearest) issues = nearest.issues.length === 0 ? ruleIssues : ruleIssues.length === 0 ? nearest.issues : withoutRestated(nearest.issues, ruleIssues);
     let failed = false;
     if (issues.length > 0) {
       issues = sortIssues(issues.slice());
@@ -191,11 +242,16 @@ export class ValidationSession {
     sessionFor.observe(value, pick, !failed);
     this.#lastFamily = pick.pack.family;
     let notes: readonly string[] = sessionFor.notes?.(value, pick) ?? NO_NOTES;
-    if (alternative && !chosen) notes = [...notes, `It would be valid as ${alternative.kind.label} (${alternative.pack.label}).`];
-    const unrecognised = !chosen && top.score < RECOGNITION_FLOOR && !override;
+    // A catch-all that would take the message says nothing the issues do not.
+    if (alternative && !chosen && alternative.kind.generic !== true) notes = [...notes, `It would be valid as ${alternative.kind.label} (${alternative.pack.label}).`];
+    // A catch-all that only a weak sign points at is no recognition, even when its shape passes.
+    const weakCatchAll = pick.kind.generic === true && pick.score < RECOGNITION_FLOOR && !failed;
+    const unrecognised = !override && ((!chosen && top.score < RECOGNITION_FLOOR) || weakCatchAll);
     const status = unrecognised ? "unrecognised" : failed ? "invalid" : pick.kind.role === "error" ? "error-response" : "valid";
     // A decisive match needs no excuses; a guess that failed explains what else was tried.
     const outcomes = failed && !decisive ? this.#explain(value, candidates, pick, nearest?.checked) : NO_OUTCOMES;
+    const versionBasis: VersionBasis = override ? "chosen" : (pick.basis ?? "evidence");
+    const passed = status === "valid" || status === "error-response";
     return {
       status,
       family: pick.pack.family,
@@ -207,12 +263,25 @@ export class ValidationSession {
       role: pick.kind.role,
       direction: pick.kind.direction,
       confidence: override ? 1 : pick.score,
+      versionBasis,
+      validIn: passed ? this.#validIn(value, pick, versionBasis) : NO_VERSIONS,
       evidence: pick.evidence,
       issues,
       notes,
       candidates: outcomes,
       overridden: override !== undefined,
     };
+  }
+
+  /** With nothing to settle the version, every version whose definition of the kind the message passes. */
+  #validIn(value: unknown, pick: Candidate, basis: VersionBasis): readonly string[] {
+    if (basis !== "evidence") return [pick.pack.version];
+    const versions = this.#engine.versionsOfKind(pick.pack.family, pick.kind.id);
+    if (versions.length === 1) return [pick.pack.version];
+    const compiler = this.#engine.compiler;
+    const out: string[] = [];
+    for (const [pack, kind] of versions) if (pack === pick.pack || compiler.isValid(pack, kind.definition, value)) out.push(pack.version);
+    return out;
   }
 
   /**
@@ -228,7 +297,7 @@ export class ValidationSession {
     let bestIssues: Issue[] = [];
     for (const candidate of candidates) {
       if (top.score - candidate.score > SCORE_MARGIN + 1e-9) break;
-      if (decisive && outranked(top, candidate)) continue;
+      if ((decisive && outranked(top, candidate)) || catchAllBelow(top, candidate)) continue;
       const issues = compiler.check(candidate.pack, candidate.kind.definition, value);
       checked.set(candidate, issues);
       if (!best || issues.length < bestIssues.length) {

@@ -11,12 +11,15 @@ export {
   firstIssue,
   isFailure,
   itemPlace,
+  judgedBy,
+  judgedText,
   REPORT_FORMAT,
   REPORT_VERSION,
   summarise,
   validateItem,
   verdictLine,
 } from "./report.ts";
-export type { BatchSummary, ReportEntry, ReportInput, ValidationReport } from "./report.ts";
+export type { BatchSummary, JudgedBy, ReportEntry, ReportInput, ValidationReport } from "./report.ts";
+export { editDistance, isAllowedMethod, nearestNames } from "./near-miss.ts";
 export { sseData } from "./sse-data.ts";
 export * from "./types.ts";

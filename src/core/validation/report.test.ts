@@ -9,6 +9,8 @@ import {
   firstIssue,
   isFailure,
   itemPlace,
+  judgedBy,
+  judgedText,
   REPORT_FORMAT,
   REPORT_VERSION,
   summarise,
@@ -23,7 +25,18 @@ function verdict(status: VerdictStatus, extra: Partial<Verdict> = {}): Verdict {
 }
 
 const ISSUE: Issue = { pointer: "/id", message: "The id must be a string or an integer, not null.", severity: "error", source: "rule", line: 1, column: 27 };
-const INVALID = verdict("invalid", { family: "mcp", packId: "mcp/x", packLabel: "MCP 2025-06-18", kindId: "ping", kindLabel: "ping request", issues: [ISSUE] });
+const INVALID = verdict("invalid", {
+  family: "mcp",
+  packId: "mcp/x",
+  packLabel: "MCP 2025-06-18",
+  version: "2025-06-18",
+  kindId: "ping",
+  kindLabel: "ping request",
+  versionBasis: "negotiated",
+  validIn: [],
+  evidence: ['method is "ping"'],
+  issues: [ISSUE],
+});
 
 describe("summaries", () => {
   it("counts verdicts by status and by family", () => {
@@ -78,12 +91,36 @@ describe("lines for people", () => {
 
   it("says where, what status, what kind, and the first problem", () => {
     expect(verdictLine(item, INVALID, true)).toBe(
-      "capture.jsonl #3 (line 4): invalid: MCP 2025-06-18 ping request: /id: The id must be a string or an integer, not null. (at 4:27)",
+      "capture.jsonl #3 (line 4): invalid: ping request, MCP 2025-06-18 (the version earlier messages agreed): /id: The id must be a string or an integer, not null. (at 4:27)",
     );
     const whole: Issue = { pointer: "", message: "Not JSON: Unexpected end of input", severity: "error", source: "syntax" };
     expect(verdictLine({ source: "x.json", text: "" }, verdict("unparseable", { issues: [whole] }), false)).toBe(
       "x.json: unparseable: Not JSON: Unexpected end of input",
     );
+  });
+
+  it("names the kind and version judged by, and why that version", () => {
+    const base = { family: "a2a", packId: "a2a/v0.3.0", packLabel: "A2A v0.3.0", version: "v0.3.0", kindId: "card", kindLabel: "Agent Card" } as const;
+    expect(judgedText(verdict("invalid", { ...base, versionBasis: "declared" }))).toBe("Agent Card, A2A v0.3.0 (the version the message declares)");
+    expect(judgedText(verdict("valid", { ...base, versionBasis: "chosen", validIn: ["v0.3.0"] }))).toBe("Agent Card, A2A v0.3.0 (the version you chose)");
+    expect(judgedText(verdict("valid", { ...base, versionBasis: "evidence", validIn: ["v0.2.5", "v0.3.0"] }))).toBe(
+      "Agent Card, A2A v0.3.0 (no version declared; valid in v0.2.5 and v0.3.0)",
+    );
+    expect(judgedText(verdict("valid", { ...base, versionBasis: "evidence", validIn: ["a", "b", "c"] }))).toBe("Agent Card, A2A v0.3.0 (no version declared; valid in 3 versions, a to c)");
+    expect(judgedText(verdict("invalid", { ...base, versionBasis: "evidence", validIn: [] }))).toBe(
+      "Agent Card, A2A v0.3.0 (no version declared; judged by the version nearest to passing)",
+    );
+    expect(judgedText(verdict("unrecognised"))).toBe("");
+    expect(judgedBy(INVALID)).toEqual({
+      family: "mcp",
+      packId: "mcp/x",
+      kindId: "ping",
+      kindLabel: "ping request",
+      version: "2025-06-18",
+      basis: "negotiated",
+      validIn: [],
+      evidence: ['method is "ping"'],
+    });
   });
 
   it("falls back to the evidence when there is no issue", () => {
@@ -140,9 +177,10 @@ describe("buildReport", () => {
     expect(report.generatedAt).toBe("2025-01-02T03:04:05.000Z");
     expect(report.inputs).toHaveLength(2);
     expect(report.summary).toMatchObject({ total: 3, byStatus: { invalid: 1, valid: 2 }, byFamily: { mcp: 1, a2a: 2 } });
-    expect(report.messages[0]).toEqual({ source: "cap.jsonl", position: 0, line: 1, ...INVALID });
-    expect(report.messages[1]).toEqual({ source: "cap.har", position: 0, label: "entry 0 request (POST /)", ...valid });
-    expect(report.messages[2]).toEqual({ source: "one.json", ...valid });
+    expect(report.messages[0]).toEqual({ source: "cap.jsonl", position: 0, line: 1, ...INVALID, judgedBy: judgedBy(INVALID) });
+    expect(report.messages[0]!.judgedBy).toMatchObject({ family: "mcp", version: "2025-06-18", basis: "negotiated" });
+    expect(report.messages[1]).toEqual({ source: "cap.har", position: 0, label: "entry 0 request (POST /)", ...valid, judgedBy: null });
+    expect(report.messages[2]).toEqual({ source: "one.json", ...valid, judgedBy: null });
     expect(Object.keys(report.messages[2]!)).not.toContain("position");
     expect(JSON.parse(JSON.stringify(report))).toEqual(report);
   });

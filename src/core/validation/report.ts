@@ -1,6 +1,6 @@
 import type { BatchItem, InputFormat } from "./batch-input.ts";
 import type { ValidationSession } from "./engine.ts";
-import type { Issue, Verdict, VerdictStatus } from "./types.ts";
+import type { Family, Issue, Verdict, VerdictStatus, VersionBasis } from "./types.ts";
 
 /** Validates one batch item; an item that could not be read is unparseable, with the reason. */
 export function validateItem(session: ValidationSession, item: BatchItem): Verdict {
@@ -70,16 +70,64 @@ function describeIssue(item: BatchItem, issue: Issue): string {
   return `${at}${issue.message}${pos}`;
 }
 
-/** One line for a failed message: place, classification, and the first problem. */
+/** What a message was judged as, and by which version for what reason: the part of a verdict CI reads. */
+export interface JudgedBy {
+  readonly family: Family;
+  readonly packId: string;
+  readonly kindId: string;
+  readonly kindLabel: string;
+  /** The version whose definition the message was checked against. */
+  readonly version: string;
+  readonly basis: VersionBasis;
+  /** The versions the message passes in (see Verdict.validIn). */
+  readonly validIn: readonly string[];
+  /** Why this kind, in plain words, strongest first. */
+  readonly evidence: readonly string[];
+}
+
+export function judgedBy(verdict: Verdict): JudgedBy | null {
+  const { family, packId, kindId, kindLabel, version } = verdict;
+  if (!family || !packId || !kindId || !kindLabel || !version) return null;
+  const basis = verdict.versionBasis ?? "evidence";
+  return { family, packId, kindId, kindLabel, version, basis, validIn: verdict.validIn ?? [], evidence: verdict.evidence };
+}
+
+const BASIS_WORDS: Readonly<Record<VersionBasis, string>> = {
+  declared: "the version the message declares",
+  negotiated: "the version earlier messages agreed",
+  chosen: "the version you chose",
+  evidence: "no version declared",
+};
+
+/** `tools/call request, MCP 2025-06-18 (the version earlier messages agreed)`: what was checked, for people. */
+export function judgedText(verdict: Verdict): string {
+  const judged = judgedBy(verdict);
+  if (!judged) return "";
+  let why = BASIS_WORDS[judged.basis];
+  if (judged.basis === "evidence") {
+    why += judged.validIn.length > 0 ? `; valid in ${versionList(judged.validIn)}` : "; judged by the version nearest to passing";
+  }
+  return `${judged.kindLabel}, ${verdict.packLabel ?? judged.packId} (${why})`;
+}
+
+/** `2025-06-18`, `2025-03-26 and 2025-06-18`, `2024-11-05 to 2026-07-28` for a run of three or more. */
+function versionList(versions: readonly string[]): string {
+  if (versions.length <= 2) return versions.join(" and ");
+  return `${versions.length} versions, ${versions[0]!} to ${versions[versions.length - 1]!}`;
+}
+
+/** One line for a message: place, status, what it was judged as and by which version, and the first problem. */
 export function verdictLine(item: BatchItem, verdict: Verdict, several: boolean): string {
-  const what = verdict.kindLabel ? `${`${verdict.packLabel ?? ""} ${verdict.kindLabel}`.trim()}: ` : "";
+  const judged = judgedText(verdict);
+  const what = judged ? `${judged}: ` : "";
   const issue = firstIssue(verdict);
   const why = issue ? describeIssue(item, issue) : verdict.evidence[0] ?? "";
   return `${itemPlace(item, several)}: ${verdict.status}: ${what}${why}`;
 }
 
 export const REPORT_FORMAT = "patchbay.validation-report";
-export const REPORT_VERSION = 1;
+/** 2 added `judgedBy` to every message. */
+export const REPORT_VERSION = 2;
 
 export interface ReportInput {
   readonly source: string;
@@ -93,6 +141,8 @@ export interface ReportEntry extends Verdict {
   readonly position?: number;
   readonly line?: number;
   readonly label?: string;
+  /** Null when nothing was recognised (or the text was not JSON). */
+  readonly judgedBy: JudgedBy | null;
 }
 
 export interface ValidationReport {
@@ -112,7 +162,8 @@ export function buildReport(
 ): ValidationReport {
   const messages = results.map(({ item, verdict }): ReportEntry => {
     const { source, position, line, label } = item;
-    return { source, ...(position !== undefined && { position }), ...(line !== undefined && { line }), ...(label && { label }), ...verdict };
+    const place = { source, ...(position !== undefined && { position }), ...(line !== undefined && { line }), ...(label && { label }) };
+    return { ...place, ...verdict, judgedBy: judgedBy(verdict) };
   });
   return {
     format: REPORT_FORMAT,

@@ -35,6 +35,11 @@ export interface MessageKind {
   readonly definition: string;
   readonly role: MessageRole;
   readonly direction: Direction;
+  /**
+   * A catch-all (any JSON-RPC request, a bare name-and-version object): it may describe a message
+   * that no specific kind fits, but never makes valid one that a specific kind claimed and failed.
+   */
+  readonly generic?: boolean;
 }
 
 /**
@@ -84,6 +89,13 @@ export interface Issue {
   readonly column?: number;
 }
 
+/**
+ * How the version a message is judged by was settled: the message names it (an initialize's or a
+ * card's protocolVersion, a fisk-ai protocol id), earlier messages of the batch agreed it, only
+ * the message's shape points at it, or the user chose it.
+ */
+export type VersionBasis = "declared" | "negotiated" | "evidence" | "chosen";
+
 /** A guess at what a value is, before validation confirms or refutes it. */
 export interface Candidate {
   readonly pack: SchemaPack;
@@ -92,6 +104,8 @@ export interface Candidate {
   readonly score: number;
   /** Why, in plain words: `method is "tools/call"`, `has structuredContent (2025-06-18 and later)`. */
   readonly evidence: readonly string[];
+  /** Absent means "evidence": nothing declared or negotiated the version. */
+  readonly basis?: VersionBasis;
 }
 
 /** A family's answer to "is this one of yours?". */
@@ -143,13 +157,22 @@ export interface FamilySession {
   observe(value: unknown, chosen: Candidate, valid: boolean): void;
 }
 
+/** What the user allows beyond the protocols' own definitions, for one batch. */
+export interface SessionOptions {
+  /**
+   * Methods that are deliberate extensions, exact or as a prefix ending in `*` (`acme/*`). Any
+   * other method a protocol does not define is an error, never a valid message.
+   */
+  readonly extensionMethods?: readonly string[];
+}
+
 /** A protocol family: its packs, and sessions that recognise and check its messages. */
 export interface FamilyModule {
   readonly family: Family;
   readonly label: string;
   /** Oldest first. */
   readonly packs: readonly SchemaPack[];
-  createSession(): FamilySession;
+  createSession(options?: SessionOptions): FamilySession;
 }
 
 /** What one message is and what, if anything, is wrong with it. */
@@ -165,6 +188,13 @@ export interface Verdict {
   readonly direction?: Direction;
   /** 0 to 1: the classification's strength; 1 when the user chose the kind. */
   readonly confidence: number;
+  /** How the version judged by was settled; absent when nothing was recognised. */
+  readonly versionBasis?: VersionBasis;
+  /**
+   * The family's versions whose definition of this kind the message passes: every such version
+   * when nothing declared or negotiated one, else the judged version alone (or none).
+   */
+  readonly validIn?: readonly string[];
   readonly evidence: readonly string[];
   /** Errors first, then warnings; empty for a valid message. */
   readonly issues: readonly Issue[];

@@ -1,4 +1,4 @@
-import type { Candidate, MessageKind, SchemaPack } from "../../validation/types.ts";
+import type { Candidate, MessageKind, SchemaPack, VersionBasis } from "../../validation/types.ts";
 import { requestKindId, resultKindId, type MethodSpec } from "./pack-kit.ts";
 import { A2A_V01, V01_METHODS } from "./v0-1.ts";
 import { A2A_V02 } from "./v0-2.ts";
@@ -118,19 +118,24 @@ export function ranked(packs: readonly SchemaPack[], kindId: string, base: numbe
     const step = index * NEWER_STEP;
     let score = base - step;
     let why = evidence;
+    let negotiated = false;
     if (pin.pack) {
-      if (pin.pack === pack) why = [...evidence, `earlier messages in the batch are ${pack.label}`];
-      else score -= PINNED_GAP;
+      if (pin.pack === pack) {
+        why = [...evidence, `earlier messages in the batch are ${pack.label}`];
+        negotiated = true;
+      } else score -= PINNED_GAP;
     } else if (pin.generation) {
       if (GENERATION.get(pack) === pin.generation) why = [...evidence, `earlier messages in the batch use the ${pin.generation} dialect`];
       else score -= PINNED_GAP;
     }
-    out.push({ pack, kind: kindOf(pack, kindId), score: Math.max(0.05, score), evidence: why });
+    const candidate: Candidate = { pack, kind: kindOf(pack, kindId), score: Math.max(0.05, score), evidence: why };
+    out.push(negotiated ? { ...candidate, basis: "negotiated" } : candidate);
   });
   return out;
 }
 
 /** One candidate whose version the message itself decides. */
-export function decided(pack: SchemaPack, kindId: string, score: number, evidence: readonly string[]): Candidate {
-  return { pack, kind: kindOf(pack, kindId), score, evidence };
+export function decided(pack: SchemaPack, kindId: string, score: number, evidence: readonly string[], basis?: VersionBasis): Candidate {
+  const candidate: Candidate = { pack, kind: kindOf(pack, kindId), score, evidence };
+  return basis ? { ...candidate, basis } : candidate;
 }

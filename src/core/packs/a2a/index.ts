@@ -15,5 +15,5 @@ export const a2aFamily: FamilyModule = {
   family: "a2a",
   label: "A2A",
   packs: A2A_PACKS,
-  createSession: () => new A2ASession(),
+  createSession: (options) => new A2ASession(options),
 };

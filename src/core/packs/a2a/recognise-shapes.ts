@@ -147,16 +147,49 @@ export function resultCandidates(result: unknown, pin: Pinning): Candidate[] {
   return [];
 }
 
-/** Agent Cards: `name` plus `url` or `supportedInterfaces`, with skills or card members; null when not a card. */
+/** Members only an Agent Card has (of some version): one of them beside a name is a card, however broken. */
+const CARD_ONLY: readonly string[] = [
+  "skills",
+  "capabilities",
+  "defaultInputModes",
+  "defaultOutputModes",
+  "provider",
+  "securitySchemes",
+  "securityRequirements",
+  "protocolVersion",
+  "documentationUrl",
+  "iconUrl",
+  "preferredTransport",
+  "additionalInterfaces",
+  "supportedInterfaces",
+  "authentication",
+  "supportsAuthenticatedExtendedCard",
+  "signatures",
+];
+
+function cardMembers(value: Json): string[] {
+  return CARD_ONLY.filter((key) => key in value);
+}
+
+/**
+ * Agent Cards: `name` plus `url` or `supportedInterfaces` with skills or card members, or a name
+ * beside card-only members (a card that lost its url is still a card, and invalid as one); null
+ * when not a card.
+ */
 export function cardCandidates(value: Json, pin: Pinning): Candidate[] | null {
   if (typeof value.name !== "string") return null;
   const interfaces = "supportedInterfaces" in value;
-  if (!interfaces && typeof value.url !== "string") return null;
+  const located = interfaces || typeof value.url === "string";
   const skills = Array.isArray(value.skills);
-  if (!skills && !("capabilities" in value) && !("version" in value)) return null;
+  const members = located ? [] : cardMembers(value);
+  if (located && !skills && !("capabilities" in value) && !("version" in value)) return null;
+  if (!located && members.length === 0) return null;
   const marked = interfaces || "protocolVersion" in value || "authentication" in value || "securitySchemes" in value;
-  const base = skills ? 0.95 : marked ? 0.8 : 0.7;
-  const seen = [`has name, ${skills ? "skills, " : ""}${interfaces ? "supportedInterfaces" : "url"}: an Agent Card`];
+  const whole = skills ? 0.95 : marked ? 0.8 : 0.7;
+  const base = located ? whole : skills ? 0.9 : Math.min(0.85, 0.5 + 0.1 * members.length);
+  const seen = located
+    ? [`has name, ${skills ? "skills, " : ""}${interfaces ? "supportedInterfaces" : "url"}: an Agent Card`]
+    : [`has name and ${members.join(", ")}, members only an Agent Card has, but no url: a broken Agent Card`];
   const gap = base - 0.35;
   if (interfaces) {
     const why = [...seen, "supportedInterfaces marks the v1.0 card"];
@@ -165,8 +198,16 @@ export function cardCandidates(value: Json, pin: Pinning): Candidate[] | null {
   const version = value.protocolVersion;
   if (typeof version === "string") {
     const why = [...seen, `protocolVersion is "${version}"`];
-    if (version.startsWith("0.3")) return [decided(A2A_V03, KIND.card, base, why), decided(A2A_V02, KIND.card, gap, why)];
-    if (version.startsWith("0.2")) return [decided(A2A_V02, KIND.card, base, why), decided(A2A_V03, KIND.card, gap, why)];
+    if (version.startsWith("0.3")) return [decided(A2A_V03, KIND.card, base, why, "declared"), decided(A2A_V02, KIND.card, gap, why)];
+    if (version.startsWith("0.2")) return [decided(A2A_V02, KIND.card, base, why, "declared"), decided(A2A_V03, KIND.card, gap, why)];
+    if (version.startsWith("0.1")) {
+      const v01 = [...why, "v0.1 cards carry no protocolVersion"];
+      return [decided(A2A_V01, KIND.card, base, v01, "declared"), decided(A2A_V02, KIND.card, gap, v01)];
+    }
+    if (/^1(\.|$)/.test(version)) {
+      const v1 = [...why, "v1.0 cards name their version in supportedInterfaces"];
+      return [decided(A2A_V10, KIND.card, base, v1, "declared"), decided(A2A_V03, KIND.card, gap, v1)];
+    }
     const odd = [...why, "a card-level protocolVersion is a v0.2.5+/v0.3 member"];
     return [decided(A2A_V03, KIND.card, base - 0.1, odd), decided(A2A_V02, KIND.card, base - 0.11, odd), decided(A2A_V10, KIND.card, gap, odd)];
   }

@@ -1,7 +1,8 @@
 import { isJsonObject } from "../../json/index.ts";
+import { isAllowedMethod, nearestNames } from "../../validation/near-miss.ts";
 import type { Candidate, Recognition } from "../../validation/types.ts";
 import { decided, METHOD_INDEX, NEWEST_FIRST, PIN_KEYS, pinKey, ranked, type MethodEntry, type Pinning } from "./catalog.ts";
-import { KIND, resultKindId } from "./pack-kit.ts";
+import { KIND, requestKindId, resultKindId } from "./pack-kit.ts";
 import { cardCandidates, payloadCandidates, resultCandidates, streamKindFor } from "./recognise-shapes.ts";
 import { A2A_V10 } from "./v1-0.ts";
 
@@ -9,6 +10,8 @@ import { A2A_V10 } from "./v1-0.ts";
 export interface RecogniseContext {
   readonly pin: Pinning;
   readonly pending: ReadonlyMap<unknown, MethodEntry>;
+  /** Methods the user allows as extensions: never taken for a near miss. */
+  readonly extensions?: readonly string[] | undefined;
 }
 
 /** Methods MCP also has; MCP names the task `taskId`, A2A names it `id`. */
@@ -33,7 +36,7 @@ function notA2AMethod(method: string): Recognition {
 export function recognise(value: unknown, context: RecogniseContext): Recognition {
   if (!isJsonObject(value)) return NOT_A2A;
   const method = value.method;
-  if (typeof method === "string") return requestRecognition(value, method, context.pin);
+  if (typeof method === "string") return requestRecognition(value, method, context);
   let candidates: readonly Candidate[];
   if ("result" in value || "error" in value) candidates = responseCandidates(value, context);
   // A message that names its own protocol (fisk-ai does) is no A2A card or object.
@@ -57,9 +60,10 @@ function paramsHint(method: string, params: unknown): ParamsHint {
  */
 const REQUESTS = new Map<string, (Recognition | undefined)[]>();
 
-function requestRecognition(value: Record<string, unknown>, method: string, pin: Pinning): Recognition {
+function requestRecognition(value: Record<string, unknown>, method: string, context: RecogniseContext): Recognition {
+  const pin = context.pin;
   const entries = METHOD_INDEX.get(method);
-  if (!entries) return notA2AMethod(method);
+  if (!entries) return isAllowedMethod(method, context.extensions) ? notA2AMethod(method) : nearMissRecognition(value, method, pin);
   const hint = paramsHint(method, value.params);
   const key = pinKey(pin);
   if (key === null) return { candidates: buildRequest(entries, method, hint, pin) };
@@ -67,6 +71,36 @@ function requestRecognition(value: Record<string, unknown>, method: string, pin:
   if (!slots) REQUESTS.set(method, (slots = []));
   const slot = hint * PIN_KEYS + key;
   return (slots[slot] ??= { candidates: buildRequest(entries, method, hint, pin) });
+}
+
+/** Which A2A methods a name that is no A2A method's is one or two edits from, per name; bounded like the reasons. */
+const NEAR = new Map<string, ReturnType<typeof nearestNames>>();
+
+/**
+ * A name a couple of edits from an A2A method is judged as that method mistyped, so the rest of
+ * the request is checked too and the name is reported as its first fault.
+ */
+function nearMissRecognition(value: Record<string, unknown>, method: string, pin: Pinning): Recognition {
+  let near = NEAR.get(method);
+  if (!near) {
+    if (NEAR.size >= MAX_METHOD_REASONS) NEAR.clear();
+    NEAR.set(method, (near = nearestNames(method, METHOD_INDEX.keys())));
+  }
+  if (near.length === 0) return notA2AMethod(method);
+  const candidates = near.slice(0, 3).flatMap(({ name, edits }) => {
+    const entries = METHOD_INDEX.get(name)!;
+    const hint = paramsHint(name, value.params);
+    const why = [`method "${method}" is not A2A's, but ${edits === 1 ? "one edit" : "two edits"} from "${name}"`];
+    const base = (edits === 1 ? 0.7 : 0.6) - (hint === 1 ? 0.3 : 0);
+    return ranked(
+      entries.map((e) => e.pack),
+      requestKindId(name),
+      base,
+      why,
+      pin,
+    );
+  });
+  return { candidates: candidates.sort((a, b) => b.score - a.score) };
 }
 
 /** Never empty: a method in the index has at least one pack. */

@@ -1,6 +1,8 @@
 import { isJsonObject } from "../../json/index.ts";
 import { jsonRpcRules } from "../../validation/json-rpc.ts";
 import type { Candidate, Issue, MessageRole } from "../../validation/types.ts";
+import { isAllowedMethod } from "../../validation/near-miss.ts";
+import { methodOfKind } from "./catalog.ts";
 import { rulesV1 } from "./rules-v1.ts";
 import { A2A_V01 } from "./v0-1.ts";
 import { A2A_V10 } from "./v1-0.ts";
@@ -20,10 +22,22 @@ function envelopeRules(value: Record<string, unknown>): Issue[] {
   return [missing, ...jsonRpcRules({ ...value, jsonrpc: "2.0" })];
 }
 
-export function a2aRules(value: unknown, chosen: Candidate): Issue[] {
+/** A request judged as the A2A method its name is a near miss of: the name is the first fault. */
+function methodRule(value: Record<string, unknown>, chosen: Candidate, extensions: readonly string[] | undefined): Issue | undefined {
+  const method = value.method;
+  const meant = methodOfKind(chosen.pack, chosen.kind.id)?.method;
+  if (typeof method !== "string" || meant === undefined || meant === method || isAllowedMethod(method, extensions)) return undefined;
+  return rule("/method", "a2a.unknown-method", `${chosen.pack.label} defines no method "${method}". Did you mean "${meant}"?`);
+}
+
+export function a2aRules(value: unknown, chosen: Candidate, extensions?: readonly string[]): Issue[] {
   if (!isJsonObject(value)) return [];
   const issues: Issue[] = [];
   const role = chosen.kind.role;
+  if (role === "request") {
+    const misnamed = methodRule(value, chosen, extensions);
+    if (misnamed) issues.push(misnamed);
+  }
   if (JSON_RPC_ROLES.has(role)) issues.push(...envelopeRules(value));
   // v0.1's schema does not require the id; without one the call is a notification no one answers.
   if (chosen.pack === A2A_V01 && role === "request" && !("id" in value)) {

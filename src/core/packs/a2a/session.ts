@@ -1,4 +1,4 @@
-import type { Candidate, FamilySession, Issue, Recognition } from "../../validation/types.ts";
+import type { Candidate, FamilySession, Issue, Recognition, SessionOptions } from "../../validation/types.ts";
 import { GENERATION, methodEntryOfKind, pinning, UNPINNED, type MethodEntry, type Pinning } from "./catalog.ts";
 import { a2aNotes } from "./notes.ts";
 import { recognise } from "./recognise.ts";
@@ -20,14 +20,18 @@ const SHARED_METHODS: ReadonlySet<string> = new Set(["tasks/get", "tasks/cancel"
 export class A2ASession implements FamilySession {
   readonly #pending = new Map<unknown, MethodEntry>();
   /** What recognition reads, kept as one object (the pin is updated in place) so recognising allocates nothing. */
-  readonly #context: { pin: Pinning; readonly pending: ReadonlyMap<unknown, MethodEntry> } = { pin: UNPINNED, pending: this.#pending };
+  readonly #context: { pin: Pinning; readonly pending: ReadonlyMap<unknown, MethodEntry>; readonly extensions: readonly string[] | undefined };
+
+  constructor(options: SessionOptions = {}) {
+    this.#context = { pin: UNPINNED, pending: this.#pending, extensions: options.extensionMethods };
+  }
 
   recognise(value: unknown): Recognition {
     return recognise(value, this.#context);
   }
 
   check(value: unknown, chosen: Candidate): Issue[] {
-    return a2aRules(value, chosen);
+    return a2aRules(value, chosen, this.#context.extensions);
   }
 
   notes(value: unknown, chosen: Candidate): string[] {

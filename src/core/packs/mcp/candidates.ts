@@ -1,4 +1,5 @@
-import type { Candidate, MessageKind, Recognition, SchemaPack } from "../../validation/types.ts";
+import { nearestNames, type NearName } from "../../validation/near-miss.ts";
+import type { Candidate, MessageKind, Recognition, SchemaPack, VersionBasis } from "../../validation/types.ts";
 import type { McpVersion } from "./versions.ts";
 
 /** Why one version is preferred for a message: what pinned it, in plain words. */
@@ -6,6 +7,8 @@ export interface VersionHint {
   readonly version: McpVersion;
   /** e.g. "agreed by initialize", "declared in params._meta". */
   readonly why: string;
+  /** The message's own declaration, the batch's agreement, or only a sign in its shape. */
+  readonly basis: VersionBasis;
 }
 
 /** The request, notification and result kind ids a method has in some version, null where none has it. */
@@ -35,17 +38,34 @@ export class CandidateFactory {
   readonly #merged = new WeakMap<readonly Candidate[], Map<readonly Candidate[], readonly Candidate[]>>();
   readonly #methods = new Map<string, MethodKinds>();
   readonly #calls = new Map<string, Map<VersionHint | null, (Recognition | undefined)[]>>();
+  /** Every method some version defines, for "did you mean". */
+  readonly #methodNames: readonly string[];
+  readonly #near = new Map<string, readonly NearName[]>();
 
   constructor(packs: readonly SchemaPack[]) {
     this.#packs = packs;
     this.#kinds = packs.map((pack) => new Map(pack.kinds.map((kind) => [kind.id, kind])));
+    const names = new Set<string>();
+    for (const kinds of this.#kinds) for (const id of kinds.keys()) names.add(kindMethod(id) ?? "");
+    names.delete("");
+    this.#methodNames = [...names];
   }
 
-  /** The one hint object for a version and reason, so hints can key caches by identity. */
-  hint(version: McpVersion, why: string): VersionHint {
-    const key = `${version} ${why}`;
+  /** The one hint object for a version, reason and basis, so hints can key caches by identity. */
+  hint(version: McpVersion, why: string, basis: VersionBasis): VersionHint {
+    const key = `${version} ${why} ${basis}`;
     let found = this.#hints.get(key);
-    if (!found) this.#hints.set(key, (found = { version, why }));
+    if (!found) this.#hints.set(key, (found = { version, why, basis }));
+    return found;
+  }
+
+  /** The MCP methods a name not defined by MCP is a near miss of, nearest first; bounded like the method table. */
+  nearMethods(method: string): readonly NearName[] {
+    let found = this.#near.get(method);
+    if (!found) {
+      if (this.#near.size >= MAX_METHODS) this.#near.clear();
+      this.#near.set(method, (found = nearestNames(method, this.#methodNames)));
+    }
     return found;
   }
 
@@ -117,6 +137,11 @@ export class CandidateFactory {
     return merged;
   }
 
+  /** Candidates as `make` builds them, without caching: for evidence that names the message's own text. */
+  build(kindId: string, base: number, reason: string, hint: VersionHint | null): Candidate[] {
+    return this.#build(kindId, base, reason, hint);
+  }
+
   #build(kindId: string, base: number, reason: string, hint: VersionHint | null): Candidate[] {
     const pinnedHere = hint !== null && this.hasIn(kindId, hint.version);
     const out: Candidate[] = [];
@@ -127,8 +152,10 @@ export class CandidateFactory {
       if (!pack || !kind) continue;
       const evidence = [reason];
       let score: number;
+      let basis: VersionBasis | undefined;
       if (pinnedHere && hint.version === pack.version) {
         score = base;
+        basis = hint.basis === "evidence" ? undefined : hint.basis;
         evidence.push(`version ${hint.version} ${hint.why}`);
       } else if (pinnedHere) {
         score = base - OFF_PIN - PER_VERSION * rank;
@@ -140,9 +167,16 @@ export class CandidateFactory {
         score = base - PER_VERSION * rank;
         evidence.push("no version pinned yet: newer versions are tried first");
       }
-      out.push({ pack, kind, score: Math.max(0.01, Math.round(score * 1000) / 1000), evidence });
+      const rounded = Math.max(0.01, Math.round(score * 1000) / 1000);
+      out.push(basis ? { pack, kind, score: rounded, evidence, basis } : { pack, kind, score: rounded, evidence });
       rank++;
     }
     return out;
   }
+}
+
+/** The method of a request or notification kind id (`tools/call:request`), undefined for other kinds. */
+export function kindMethod(kindId: string): string | undefined {
+  for (const suffix of [":request", ":notification"]) if (kindId.endsWith(suffix)) return kindId.slice(0, -suffix.length);
+  return undefined;
 }

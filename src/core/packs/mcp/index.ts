@@ -11,7 +11,7 @@ export const mcpFamily: FamilyModule = {
   family: "mcp",
   label: "MCP",
   packs: MCP_PACKS,
-  createSession: () => new McpSession(factory),
+  createSession: (options) => new McpSession(factory, options),
 };
 
 export { MCP_PACKS, packFor } from "./packs.ts";

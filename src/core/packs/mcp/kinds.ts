@@ -67,6 +67,9 @@ const PAYLOADS = [
   "InternalError",
 ];
 
+/** Shapes so plain (a name and a version; a code and a message) that many other objects have them too. */
+const GENERIC_PAYLOADS: ReadonlySet<string> = new Set(["Implementation", "Error"]);
+
 /** 2026-07-28 carries these requests inside results, not as messages. */
 const EMBEDDED_REQUESTS = ["CreateMessageRequest", "ListRootsRequest", "ElicitRequest"];
 
@@ -126,16 +129,17 @@ export function kindsFor(version: McpVersion, defs: Readonly<Record<string, unkn
   }
   add({ id: "task-created:result", label: "task created (task-augmented request) result", definition: "CreateTaskResultResponse", role: "result", direction: "either" });
 
-  add({ id: "request", label: "JSON-RPC request (method not defined by MCP)", definition: "JSONRPCRequest", role: "request", direction: "either" });
-  add({ id: "notification", label: "JSON-RPC notification (method not defined by MCP)", definition: "JSONRPCNotification", role: "notification", direction: "either" });
+  add({ id: "request", label: "JSON-RPC request (method not defined by MCP)", definition: "JSONRPCRequest", role: "request", direction: "either", generic: true });
+  add({ id: "notification", label: "JSON-RPC notification (method not defined by MCP)", definition: "JSONRPCNotification", role: "notification", direction: "either", generic: true });
   const anyResult = atLeast(version, ENVELOPED) ? "JSONRPCResultResponse" : "JSONRPCResponse";
-  add({ id: "result", label: "result (answered request not known)", definition: anyResult, role: "result", direction: "either" });
+  add({ id: "result", label: "result (answered request not known)", definition: anyResult, role: "result", direction: "either", generic: true });
   add({ id: "error", label: "error response", definition: "ErrorResponse", role: "error", direction: "either" });
   for (const kind of ERROR_KINDS) add({ ...kind, role: "error", direction: "either" });
 
   const payloads = [...resultDirections.keys(), ...PAYLOADS, ...(atLeast(version, STATELESS) ? EMBEDDED_REQUESTS : [])];
   for (const name of new Set(payloads)) {
-    add({ id: name, label: `${name} (on its own)`, definition: name, role: "payload", direction: resultDirections.get(name) ?? "either" });
+    const direction = resultDirections.get(name) ?? "either";
+    add({ id: name, label: `${name} (on its own)`, definition: name, role: "payload", direction, ...(GENERIC_PAYLOADS.has(name) ? { generic: true } : {}) });
   }
   return kinds;
 }

@@ -1,7 +1,8 @@
 import { isJsonObject } from "../../json/index.ts";
 import { jsonRpcRules } from "../../validation/json-rpc.ts";
-import type { Candidate, CheckTools, FamilySession, Issue, RawMessage, Recognition } from "../../validation/types.ts";
-import type { CandidateFactory, VersionHint } from "./candidates.ts";
+import { isAllowedMethod, quotedChoice } from "../../validation/near-miss.ts";
+import type { Candidate, CheckTools, FamilySession, Issue, RawMessage, Recognition, SessionOptions, VersionBasis } from "../../validation/types.ts";
+import { kindMethod, type CandidateFactory, type VersionHint } from "./candidates.ts";
 import { phrases } from "./phrases.ts";
 import { ANY_RESULT, type Guess, guessPayload, guessResult } from "./shapes.ts";
 import { checkArguments, checkStructuredContent, learnTools, type ToolSchemas } from "./tool-checks.ts";
@@ -30,6 +31,33 @@ const SPECIFIC_ERRORS: Readonly<Record<number, string>> = {
 };
 
 type PinSource = "request" | "result";
+
+const META_VERSION_POINTER = "/params/_meta/io.modelcontextprotocol~1protocolVersion";
+
+/**
+ * Naming the version in `_meta` is a 2026-07-28 mechanism; before it the version is agreed by
+ * initialize alone, so a request that names an older version there mixes two eras.
+ */
+function metaVersionRule(params: unknown, judged: McpVersion): Issue | undefined {
+  const declared = declaredVersion(params);
+  if (typeof declared !== "string" || atLeast(judged, "2026-07-28")) return undefined;
+  const message = `Requests name their version in _meta from MCP 2026-07-28 on; ${judged} agrees it in initialize, so this request mixes two eras.`;
+  return { pointer: META_VERSION_POINTER, message, severity: "error", source: "rule", rule: "mcp.meta-version-era" };
+}
+
+/** The errors that answer a request whose id could not be read: parse error and invalid request. */
+const UNREADABLE_REQUEST_CODES: ReadonlySet<unknown> = new Set([-32700, -32600]);
+
+/**
+ * From 2025-11-25 MCP lets an error about an unreadable request omit its id; JSON-RPC 2.0 asks
+ * for "id": null there, so the omission is worth a warning, not an error. Any other error answers
+ * a request it could read, and must name it.
+ */
+function idOptional(issue: Issue, chosen: Candidate, value: Record<string, unknown>): boolean {
+  if (issue.rule !== "jsonrpc.id" || issue.pointer !== "" || chosen.kind.role !== "error") return false;
+  const code = isJsonObject(value.error) ? value.error.code : undefined;
+  return UNREADABLE_REQUEST_CODES.has(code) && atLeast(chosen.pack.version as McpVersion, "2025-11-25");
+}
 
 /** The protocol version a request's own `_meta` declares (2026-07-28 requests carry it). */
 function declaredVersion(params: unknown): unknown {
@@ -70,12 +98,16 @@ export class McpSession implements FamilySession {
   readonly #calls = new Map<string | number, string>();
   readonly #tools = new Map<string, ToolSchemas>();
 
-  constructor(factory: CandidateFactory) {
+  readonly #extensions: readonly string[] | undefined;
+
+  constructor(factory: CandidateFactory, options: SessionOptions = {}) {
     this.#factory = factory;
+    this.#extensions = options.extensionMethods;
   }
 
-  #hintFrom(value: unknown, why: string): VersionHint | null {
-    return typeof value === "string" && VERSION_TEXT.test(value) ? this.#factory.hint(nearestVersion(value), why) : null;
+  /** `declared`: the message names its own version; `negotiated`: it pins the batch for later messages. */
+  #hintFrom(value: unknown, why: string, basis: VersionBasis): VersionHint | null {
+    return typeof value === "string" && VERSION_TEXT.test(value) ? this.#factory.hint(nearestVersion(value), why, basis) : null;
   }
 
   /** The version this batch negotiated, if any message has pinned one. */
@@ -97,15 +129,16 @@ export class McpSession implements FamilySession {
   #recogniseCall(value: Record<string, unknown>, method: string): Recognition {
     const params = value.params;
     const hint =
-      this.#hintFrom(declaredVersion(params), "declared in params._meta") ??
-      (method === "initialize" && isJsonObject(params) ? this.#hintFrom(params.protocolVersion, "proposed by this initialize request") : null) ??
+      this.#hintFrom(declaredVersion(params), "declared in params._meta", "declared") ??
+      (method === "initialize" && isJsonObject(params) ? this.#hintFrom(params.protocolVersion, "proposed by this initialize request", "declared") : null) ??
       this.#pin;
     const isRequest = "id" in value;
     const hasJsonRpc = "jsonrpc" in value;
     // Beyond the hint, only these two members matter, except to a tasks/* method (its score reads params).
     const shape = (isRequest ? 2 : 0) + (hasJsonRpc ? 1 : 0);
     const cacheable = !method.startsWith("tasks/");
-    const recalled = cacheable ? this.#factory.recalledCall(method, hint, shape) : undefined;
+    const allowed = isAllowedMethod(method, this.#extensions);
+    const recalled = cacheable && !allowed ? this.#factory.recalledCall(method, hint, shape) : undefined;
     if (recalled) return recalled;
     const groups: (readonly Candidate[])[] = [];
     const embedded = EMBEDDED[method];
@@ -121,13 +154,37 @@ export class McpSession implements FamilySession {
       groups.push(this.#factory.make(notificationKind, isRequest ? 0.85 : 0.95, isRequest ? phrases(method).withId : phrases(method).said, hint));
     }
     if (groups.length === 0) {
+      const generic = isRequest ? "request" : "notification";
       const base = method.startsWith("notifications/") ? 0.4 : 0.25;
-      const reason = "a JSON-RPC message whose method MCP does not define";
-      groups.push(this.#factory.make(isRequest ? "request" : "notification", base, reason, hint));
+      if (allowed) {
+        // Session-specific, so never remembered in the shared table.
+        return { candidates: this.#factory.make(generic, base, "a JSON-RPC message whose method is an extension you allowed", hint) };
+      }
+      groups.push(...this.#nearMisses(method, params, isRequest, hint));
+      groups.push(this.#factory.make(generic, base, "a JSON-RPC message whose method MCP does not define", hint));
     }
     const recognition: Recognition = { candidates: this.#merge(groups) };
     if (cacheable) this.#factory.rememberCall(method, hint, shape, recognition);
     return recognition;
+  }
+
+  /**
+   * A method one or two edits from an MCP method is most likely that method mistyped: it is
+   * judged as that method (so the rest of the message is checked too), its name the first error.
+   */
+  #nearMisses(method: string, params: unknown, isRequest: boolean, hint: VersionHint | null): (readonly Candidate[])[] {
+    const groups: (readonly Candidate[])[] = [];
+    for (const near of this.#factory.nearMethods(method).slice(0, 3)) {
+      const kinds = this.#factory.methodKinds(near.name);
+      const kindId = isRequest ? (kinds.request ?? kinds.notification) : (kinds.notification ?? kinds.request);
+      if (kindId === null) continue;
+      let base = near.edits === 1 ? 0.7 : 0.6;
+      // MCP and A2A share tasks/* names: the task's member name says whose near miss it is.
+      if (near.name.startsWith("tasks/")) base -= Math.max(0, 0.95 - taskScore(near.name, params)) / 2;
+      const reason = `method "${method}" is not MCP's, but ${near.edits === 1 ? "one edit" : "two edits"} from "${near.name}"`;
+      groups.push(this.#factory.build(kindId, base, reason, hint));
+    }
+    return groups;
   }
 
   #recogniseResponse(value: Record<string, unknown>): Recognition {
@@ -137,8 +194,8 @@ export class McpSession implements FamilySession {
     const result = value.result;
     const record = isJsonObject(result) ? result : null;
     const hint =
-      (record && "resultType" in record ? this.#factory.hint("2026-07-28", "implied by resultType") : null) ??
-      (record && answered === "initialize" ? this.#hintFrom(record.protocolVersion, "agreed by this initialize result") : null) ??
+      (record && "resultType" in record ? this.#factory.hint("2026-07-28", "implied by resultType", "evidence") : null) ??
+      (record && answered === "initialize" ? this.#hintFrom(record.protocolVersion, "agreed by this initialize result", "declared") : null) ??
       this.#pin;
     const groups: (readonly Candidate[])[] = [];
     if (answered !== undefined) {
@@ -150,7 +207,7 @@ export class McpSession implements FamilySession {
     }
     const guesses: readonly Guess[] = record ? guessResult(record) : [ANY_RESULT];
     if (record && typeof record.protocolVersion === "string" && isJsonObject(record.serverInfo)) {
-      const agreed = this.#hintFrom(record.protocolVersion, "named by this initialize result");
+      const agreed = this.#hintFrom(record.protocolVersion, "named by this initialize result", "declared");
       for (const g of guesses) groups.push(this.#factory.make(g.kindId, g.base, g.reason, agreed ?? hint));
     } else {
       for (const g of guesses) groups.push(this.#factory.make(g.kindId, g.base, g.reason, hint));
@@ -182,15 +239,19 @@ export class McpSession implements FamilySession {
     const guesses = guessPayload(value);
     if (guesses.length === 0) return NO_SHAPE;
     const hint =
-      ("resultType" in value ? this.#factory.hint("2026-07-28", "implied by resultType") : null) ??
-      this.#hintFrom(value.protocolVersion, "named in protocolVersion") ??
+      ("resultType" in value ? this.#factory.hint("2026-07-28", "implied by resultType", "evidence") : null) ??
+      this.#hintFrom(value.protocolVersion, "named in protocolVersion", "declared") ??
       this.#pin;
     return { candidates: this.#merge(guesses.map((g) => this.#factory.make(g.kindId, g.base, g.reason, hint))) };
   }
 
   check(value: unknown, chosen: Candidate, _raw: RawMessage, tools: CheckTools): Issue[] {
     if (!isJsonObject(value) || chosen.kind.role === "payload") return [];
-    const issues = jsonRpcRules(value);
+    const issues = jsonRpcRules(value).map((issue) => (idOptional(issue, chosen, value) ? { ...issue, severity: "warning" as const } : issue));
+    const methodIssue = this.#methodRule(value.method, chosen);
+    if (methodIssue) issues.unshift(methodIssue);
+    const eraIssue = metaVersionRule(value.params, chosen.pack.version as McpVersion);
+    if (eraIssue) issues.push(eraIssue);
     if (chosen.kind.role === "notification" && "id" in value) {
       issues.push({ pointer: "/id", message: "A notification must not carry an id; a message with an id is a request and expects an answer.", severity: "error", source: "rule", rule: "mcp.notification-id" });
     }
@@ -205,6 +266,26 @@ export class McpSession implements FamilySession {
       }
     }
     return issues;
+  }
+
+  /** A method MCP does not define is an error, with the near names, unless the user allowed it as an extension. */
+  #methodRule(method: unknown, chosen: Candidate): Issue | undefined {
+    if (typeof method !== "string" || isAllowedMethod(method, this.#extensions)) return undefined;
+    const { role, generic, id } = chosen.kind;
+    if (role !== "request" && role !== "notification") return undefined;
+    const meant = kindMethod(id);
+    if (!generic && (meant === undefined || meant === method)) return undefined;
+    const version = chosen.pack.version as McpVersion;
+    const near = generic ? this.#factory.nearMethods(method).filter((n) => this.#factory.methodKinds(n.name)[role] !== null) : [];
+    const names = meant !== undefined && meant !== method ? [meant] : near.filter((n) => this.#definedIn(n.name, version)).map((n) => n.name);
+    const hint = names.length > 0 ? ` Did you mean ${quotedChoice(names.slice(0, 3))}?` : " If it is a deliberate extension, allow it as one (--allow-method).";
+    const message = `MCP ${version} defines no method "${method}".${hint}`;
+    return { pointer: "/method", message, severity: "error", source: "rule", rule: "mcp.unknown-method" };
+  }
+
+  #definedIn(method: string, version: McpVersion): boolean {
+    const kinds = this.#factory.methodKinds(method);
+    return [kinds.request, kinds.notification].some((k) => k !== null && this.#factory.hasIn(k, version));
   }
 
   notes(value: unknown, chosen: Candidate): string[] {
@@ -233,13 +314,13 @@ export class McpSession implements FamilySession {
       const params = value.params;
       if (!isJsonObject(params)) return;
       if (kindId === "tools/call:request" && isId(id) && typeof params.name === "string") this.#remember(this.#calls, id, params.name);
-      if (kindId === "initialize:request") this.#pinTo(this.#hintFrom(params.protocolVersion, "proposed by initialize"), "request");
-      this.#pinTo(this.#hintFrom(declaredVersion(params), "declared in request _meta"), "result");
+      if (kindId === "initialize:request") this.#pinTo(this.#hintFrom(params.protocolVersion, "proposed by initialize", "negotiated"), "request");
+      this.#pinTo(this.#hintFrom(declaredVersion(params), "declared in request _meta", "negotiated"), "result");
       return;
     }
     if (role === "result" || role === "error") {
       const result = value.result;
-      if (kindId === "initialize:result" && isJsonObject(result)) this.#pinTo(this.#hintFrom(result.protocolVersion, "agreed by initialize"), "result");
+      if (kindId === "initialize:result" && isJsonObject(result)) this.#pinTo(this.#hintFrom(result.protocolVersion, "agreed by initialize", "negotiated"), "result");
       if (kindId === "tools/list:result") learnTools(result, this.#tools);
       if (isId(id)) {
         this.#pending.delete(id);
@@ -248,7 +329,7 @@ export class McpSession implements FamilySession {
       return;
     }
     if (kindId === "ListToolsResult") learnTools(value, this.#tools);
-    if (kindId === "InitializeResult") this.#pinTo(this.#hintFrom(value.protocolVersion, "agreed by initialize"), "result");
+    if (kindId === "InitializeResult") this.#pinTo(this.#hintFrom(value.protocolVersion, "agreed by initialize", "negotiated"), "result");
   }
 
   #merge(groups: readonly (readonly Candidate[])[]): readonly Candidate[] {

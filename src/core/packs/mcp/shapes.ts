@@ -14,7 +14,8 @@ export interface Guess {
 const guess = (kindId: string, base: number, reason: string): Guess => ({ kindId, base, reason });
 
 /** The fallback when nothing in a result's shape says which request it answers. */
-export const ANY_RESULT = guess("result", 0.3, "a JSON-RPC result whose request is not known");
+/** Below the recognition floor: a result no shape and no request explains is not recognised, however it parses. */
+export const ANY_RESULT = guess("result", 0.28, "a JSON-RPC result whose request is not known");
 
 const RESULT_BY_ARRAY: readonly (readonly [string, Guess])[] = [
   ["content", guess("tools/call:result", 0.85, "result has a content array, as a tools/call result does")],
@@ -30,14 +31,15 @@ const RESULT_BY_ARRAY: readonly (readonly [string, Guess])[] = [
 
 /** Which request a result answers, judged by its members. */
 export function guessResult(result: Record<string, unknown>): readonly Guess[] {
+  // A sampling result with tool use has a content array too; its model and role say which it is.
+  if (typeof result.model === "string" && "role" in result) {
+    return [guess("sampling/createMessage:result", 0.85, "result names a model and a role, as sampling does")];
+  }
   for (const [key, match] of RESULT_BY_ARRAY) if (Array.isArray(result[key])) return [match];
   if (typeof result.protocolVersion === "string" && isJsonObject(result.serverInfo)) {
     return [guess("initialize:result", 0.9, "result has protocolVersion and serverInfo, as initialize does")];
   }
   if (isJsonObject(result.completion)) return [guess("completion/complete:result", 0.85, "result has a completion")];
-  if (typeof result.model === "string" && "role" in result) {
-    return [guess("sampling/createMessage:result", 0.85, "result names a model and a role, as sampling does")];
-  }
   if (Array.isArray(result.messages)) return [guess("prompts/get:result", 0.8, "result has prompt messages")];
   if (typeof result.action === "string") return [guess("elicitation/create:result", 0.8, "result has an elicitation action")];
   if (isJsonObject(result.task)) return [guess("task-created:result", 0.8, "result holds a created task")];
@@ -140,6 +142,18 @@ function guessPayloadByName(value: Record<string, unknown>): readonly Guess[] {
   if (typeof value.role === "string" && "content" in value) {
     return [guess("PromptMessage", 0.5, "has a role and content, like a prompt message"), guess("SamplingMessage", 0.49, "has a role and content, like a sampling message")];
   }
-  if (typeof value.name === "string" && typeof value.version === "string") return [guess("Implementation", 0.5, "has a name and a version, like clientInfo or serverInfo")];
+  if (typeof value.name === "string" && typeof value.version === "string") {
+    return [onlyMembers(value, IMPLEMENTATION_MEMBERS) ? IMPLEMENTATION : IMPLEMENTATION_AND_MORE];
+  }
   return [];
+}
+
+/** Every member an Implementation has in some version: anything else says the object is something else. */
+const IMPLEMENTATION_MEMBERS: ReadonlySet<string> = new Set(["name", "version", "title", "description", "icons", "websiteUrl"]);
+const IMPLEMENTATION = guess("Implementation", 0.5, "has a name and a version, like clientInfo or serverInfo");
+const IMPLEMENTATION_AND_MORE = guess("Implementation", 0.2, "has a name and a version, like clientInfo, but members no Implementation has too");
+
+function onlyMembers(value: Record<string, unknown>, allowed: ReadonlySet<string>): boolean {
+  for (const key in value) if (!allowed.has(key)) return false;
+  return true;
 }
