@@ -8,7 +8,13 @@ import { describeWithReference, readReferenceJson } from "../helpers/reference.t
  * verdict (prose, empty keywords, keyword and member order). Everything upstream defines must
  * exist in ours with the same constraints, except the differences listed here with their reasons.
  */
+const ELICITED_NUMBER =
+  "ours accepts any number as an answer, as the specification's TypeScript types it (a NumberSchema field may ask for \"number\"); upstream's generated schema allows integers only";
+
 const DELIBERATE: Readonly<Record<string, string>> = {
+  "2025-06-18 ElicitResult": ELICITED_NUMBER,
+  "2025-11-25 ElicitResult": ELICITED_NUMBER,
+  "2026-07-28 ElicitResult": ELICITED_NUMBER,
   "2026-07-28 InputRequiredResult":
     "ours requires resultType \"input_required\" (the meaning ResultType gives it); upstream's any string lets every result pass as one",
   "2026-07-28 JSONValue":

@@ -48,6 +48,13 @@ const DELIBERATE: readonly { readonly versions: readonly McpVersion[]; readonly 
     note: "InputRequiredResult requires resultType",
   },
   {
+    versions: ["2025-06-18", "2025-11-25", "2026-07-28"],
+    cases: ["elicitation answer with a fractional number"],
+    reason:
+      "upstream's generated ElicitResult allows integer answers only; its TypeScript source types them as number, and a NumberSchema field of type \"number\" is answered with a decimal.",
+    note: "ElicitResult content accepts any number",
+  },
+  {
     versions: ["2026-07-28"],
     cases: ["capabilities with a fractional experimental setting"],
     reason: "upstream's generated JSONValue allows only string, integer and boolean leaves; its TypeScript source (and JSON) allows any number and null.",

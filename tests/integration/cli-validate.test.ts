@@ -73,8 +73,8 @@ describe("patchbay validate", () => {
     expect(code).toBe(1);
     const lines = out.trimEnd().split("\n");
     expect(lines).toHaveLength(3);
-    expect(lines[0]).toMatch(/^mixed\.jsonl #1 \(line 2\): invalid: MCP .*tools\/call request: .*"name"/);
-    expect(lines[1]).toMatch(/^mixed\.jsonl #4 \(line 5\): invalid: fisk-ai .*: \/sender\/name/);
+    expect(lines[0]).toMatch(/^mixed\.jsonl #1 \(line 2\): invalid: tools\/call request, MCP \S+ \(no version declared; .*\): .*"name"/);
+    expect(lines[1]).toMatch(/^mixed\.jsonl #4 \(line 5\): invalid: tool\.request, fisk-ai .*\(no version declared; judged by the version nearest to passing\): \/sender\/name/);
     expect(lines[2]).toMatch(/^mixed\.jsonl #5 \(line 6\): unparseable: .*Not JSON.*\(at 6:\d+\)/);
     expect(err).toContain("6 messages in 1 file: 3 valid, 0 valid error responses, 2 invalid, 0 unrecognised, 1 unparseable");
   });
@@ -89,7 +89,7 @@ describe("patchbay validate", () => {
   it("names a single-message file without an index and places the error", async () => {
     const { code, out } = await run(["single.json"]);
     expect(code).toBe(1);
-    expect(out).toMatch(/^single\.json: invalid: MCP .*tools\/call request: \/params: Missing required property "name"\. \(at 5:13\)\n$/);
+    expect(out).toMatch(/^single\.json: invalid: tools\/call request, MCP .*\(no version declared; .*\): \/params: Missing required property "name"\. \(at 5:13\)\n$/);
   });
 
   it("reads HAR files, splitting event-stream responses into messages", async () => {
@@ -103,7 +103,7 @@ describe("patchbay validate", () => {
     expect(code).toBe(1);
     const report = JSON.parse(out) as ValidationReport;
     expect(report.format).toBe("patchbay.validation-report");
-    expect(report.version).toBe(1);
+    expect(report.version).toBe(2);
     expect(report.inputs.map((i) => [i.source, i.format, i.messages])).toEqual([
       ["mixed.jsonl", "jsonl", 6],
       ["good.jsonl", "jsonl", 4],
@@ -114,6 +114,31 @@ describe("patchbay validate", () => {
     const bad = report.messages[1]!;
     expect(bad).toMatchObject({ source: "mixed.jsonl", position: 1, line: 2, status: "invalid", family: "mcp" });
     expect(bad.issues[0]).toMatchObject({ pointer: "/params", severity: "error", line: 1 });
+    expect(bad.judgedBy).toMatchObject({ family: "mcp", kindId: "tools/call:request", basis: "evidence" });
+    expect(bad.judgedBy?.evidence.length).toBeGreaterThan(0);
+    const fisk = report.messages[3]!;
+    expect(fisk.judgedBy).toMatchObject({ family: "fisk-ai", basis: "evidence" });
+    // tool.request is the same in both generations: the report says it is valid in each.
+    expect(fisk.judgedBy?.validIn).toEqual(expect.arrayContaining(["gen2", "gen1-v0.0.3"]));
+    expect(report.messages[5]!.judgedBy).toBeNull();
+  });
+
+  it("flags a mistyped or undefined method unless --allow-method names it, and --all prints every message", async () => {
+    await writeFile(join(dir, "methods.jsonl"), [
+      line({ jsonrpc: "2.0", id: 1, method: "tools/calls", params: { name: "echo", arguments: {} } }),
+      line({ jsonrpc: "2.0", id: 2, method: "acme/reindex", params: {} }),
+    ].join("\n"));
+    const strict = await run(["methods.jsonl"]);
+    expect(strict.code).toBe(1);
+    const lines = strict.out.trimEnd().split("\n");
+    expect(lines[0]).toMatch(/invalid: tools\/call request, .*\/method: MCP \S+ defines no method "tools\/calls"\. Did you mean "tools\/call"\?/);
+    expect(lines[1]).toMatch(/invalid: .*\/method: MCP \S+ defines no method "acme\/reindex"\. .*--allow-method/);
+    const allowed = await run(["methods.jsonl", "--allow-method", "acme/*", "--all"]);
+    expect(allowed.code).toBe(1);
+    const shown = allowed.out.trimEnd().split("\n");
+    expect(shown).toHaveLength(2);
+    expect(shown[1]).toMatch(/^methods\.jsonl #1 \(line 2\): valid: /);
+    expect((await run(["methods.jsonl", "--allow-method"])).code).toBe(2);
   });
 
   it("answers hostile input with a clear line per message and still checks the rest", async () => {
@@ -130,13 +155,13 @@ describe("patchbay validate", () => {
   it("reads standard input for -", async () => {
     const { code, out } = await run(["-"], line(MESSAGES.fiskBadSender));
     expect(code).toBe(1);
-    expect(out).toMatch(/^stdin: invalid: fisk-ai/);
+    expect(out).toMatch(/^stdin: invalid: tool\.request, fisk-ai .*\(no version declared; judged by the version nearest to passing\)/);
   });
 
   it("--as validates as the chosen pack and kind", async () => {
     const { code, out } = await run(["--as", "fisk-ai/gen2:tool.reply", "-"], line(MESSAGES.fiskRequest));
     expect(code).toBe(1);
-    expect(out).toMatch(/^stdin: invalid: fisk-ai .*tool\.reply/i);
+    expect(out).toMatch(/^stdin: invalid: tool\.reply, fisk-ai .*\(the version you chose\)/i);
   });
 
   it.each([

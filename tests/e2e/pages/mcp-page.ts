@@ -21,6 +21,8 @@ export class McpPage {
   readonly outcome: Locator;
   readonly outcomeRaw: Locator;
   readonly content: Locator;
+  /** The worker's verdict on the call's arguments against the tool's inputSchema. */
+  readonly argumentsCheck: Locator;
   /** The worker's verdict on the result against the negotiated version's CallToolResult. */
   readonly resultCheck: Locator;
   /** The worker's verdict on structuredContent against the tool's outputSchema. */
@@ -51,6 +53,7 @@ export class McpPage {
     this.outcome = page.getByTestId("mcp-outcome");
     this.outcomeRaw = page.getByTestId("mcp-outcome-raw");
     this.content = page.getByRole("list", { name: "Result content" });
+    this.argumentsCheck = page.getByTestId("mcp-check-arguments");
     this.resultCheck = page.getByTestId("mcp-check-result");
     this.structuredCheck = page.getByTestId("mcp-check-structured-content");
     this.rawMessage = page.getByLabel("Raw message");

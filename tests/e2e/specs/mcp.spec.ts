@@ -60,6 +60,36 @@ test.describe("MCP workbench over the backend relay (stdio)", () => {
     await expect(row(/tools\/call/)).toHaveCount(3);
   });
 
+  test("checks a tool call's arguments against the listed inputSchema, from the form and from raw mode", async ({ page, app }) => {
+    const mcp = new McpPage(page);
+    await mcp.open(app.url);
+    await mcp.connectStdio(process.execPath, [EVERYTHING, "stdio"], "2025-11-25");
+    await expect(mcp.state).toHaveText("connected", { timeout: 20_000 });
+
+    await mcp.call("get-sum", '{"a":"x"}');
+    await expect(mcp.outcome).toBeVisible();
+    await expect(mcp.argumentsCheck).toHaveText("Arguments checked against the tool's inputSchema: 2 problems");
+    const issues = page.getByRole("list", { name: "Arguments checked against the tool's inputSchema: issues" });
+    await expect(issues).toContainText('/params/arguments/a "a" must be a number, not a string.');
+    await expect(issues).toContainText('/params/arguments Missing required property "b".');
+    // The form's frame, in the connection's list, gets the same verdict.
+    const frames = mcp.rawFrames.getByRole("listitem");
+    const formCall = frames.filter({ hasText: /"method":"tools\/call".*"name":"get-sum"/ });
+    await expect(formCall.getByTestId("mcp-raw-verdict")).toHaveText("invalid · tools/call request");
+    await expect(formCall).toContainText('/params/arguments/a: "a" must be a number, not a string.');
+
+    await mcp.rawMessage.fill('{"jsonrpc":"2.0","id":77,"method":"tools/call","params":{"name":"get-sum","arguments":{"a":"x"}}}');
+    await mcp.sendRaw.click();
+    const rawCall = frames.filter({ hasText: '"id":77,"method":"tools/call"' });
+    await expect(rawCall.getByTestId("mcp-raw-verdict")).toHaveText("invalid · tools/call request");
+    await expect(rawCall).toContainText('/params/arguments/a: "a" must be a number, not a string.');
+    await expect(rawCall).toContainText('/params/arguments: Missing required property "b".');
+    // A call that fits the schema is valid: the verdict is the inputSchema's, not a blanket one.
+    await mcp.rawMessage.fill('{"jsonrpc":"2.0","id":78,"method":"tools/call","params":{"name":"get-sum","arguments":{"a":1,"b":2}}}');
+    await mcp.sendRaw.click();
+    await expect(frames.filter({ hasText: '"id":78,"method":"tools/call"' }).getByTestId("mcp-raw-verdict")).toHaveText("valid · tools/call request");
+  });
+
   test("answers the server's elicitation request from a generated form", async ({ page, app }) => {
     const mcp = new McpPage(page);
     await mcp.open(app.url);
@@ -87,6 +117,10 @@ test.describe("MCP workbench over the backend relay (stdio)", () => {
     await expect(mcp.content).toContainText("- Email: ada@example.com");
     await expect(mcp.content).toContainText("- Favorite Integer: 7");
     await expect(mcp.outcomeRaw).toContainText('\\"legacyTitledEnum\\": \\"pet-2\\"');
+    // The answer carried the number field's decimal default, and Patchbay's own check finds it valid.
+    const answer = mcp.rawFrames.getByRole("listitem").filter({ hasText: '"action":"accept"' });
+    await expect(answer).toContainText('"number":3.14');
+    await expect(answer.getByTestId("mcp-raw-verdict")).toHaveText("valid · elicitation/create result");
 
     // Escape answers "cancel", and the tool says so.
     await mcp.call("trigger-elicitation-request", "{}");

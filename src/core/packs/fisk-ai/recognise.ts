@@ -1,5 +1,5 @@
 import { isJsonObject } from "../../json/index.ts";
-import type { Candidate, MessageKind, Recognition, SchemaPack } from "../../validation/types.ts";
+import type { Candidate, MessageKind, Recognition, SchemaPack, VersionBasis } from "../../validation/types.ts";
 import { FISK_AI_GEN1_V002, FISK_AI_GEN1_V003, FISK_AI_GEN2 } from "./build-pack.ts";
 import { EVENT_PREFIX, eventKindOf, GEN1_KINDS, GEN1_ONLY_IDS, GEN2_KINDS, UNKNOWN_EVENT_KIND } from "./protocol.ts";
 
@@ -45,9 +45,10 @@ for (const spec of [...GEN1_KINDS, ...GEN2_KINDS]) {
 }
 const UNKNOWN_EVENT = findKind(FISK_AI_GEN2, UNKNOWN_EVENT_KIND.id);
 
-function candidate(pack: SchemaPack, kind: MessageKind, score: number, evidence: readonly string[]): Candidate {
+function candidate(pack: SchemaPack, kind: MessageKind, score: number, evidence: readonly string[], basis?: VersionBasis): Candidate {
   // Scores step by 0.01; rounding keeps them exact for comparison and display.
-  return { pack, kind, score: Math.round(score * 100) / 100, evidence };
+  const made: Candidate = { pack, kind, score: Math.round(score * 100) / 100, evidence };
+  return basis ? { ...made, basis } : made;
 }
 
 const V002_KINDS = new Map(FISK_AI_GEN1_V002.kinds.map((k) => [k.id, k]));
@@ -103,7 +104,8 @@ for (const [protocol, entry] of TABLE) {
       candidates: [...gen1Pair(entry.gen1, TOP, [entry.idEvidence, HINT_NOTE]), candidate(FISK_AI_GEN2, entry.gen2, TOP - 0.02, [entry.idEvidence, HINT_NOTE])],
     });
   } else if (entry.gen2) {
-    UNPINNED.set(protocol, { candidates: [candidate(FISK_AI_GEN2, entry.gen2, TOP, [entry.idEvidence])] });
+    // An id only Gen 2 has declares the generation by itself.
+    UNPINNED.set(protocol, { candidates: [candidate(FISK_AI_GEN2, entry.gen2, TOP, [entry.idEvidence], "declared")] });
   } else if (entry.gen1) {
     UNPINNED.set(protocol, { candidates: gen1Pair(entry.gen1, TOP, [entry.idEvidence]) });
   }

@@ -58,8 +58,13 @@ function field(type: SchemaNode, extra: Record<string, SchemaNode>, required: re
 const titledOption = (): NodeObject => obj({ const: str(), title: str() }, ["const", "title"]);
 const stringList = (): NodeObject => arr(str());
 
-/** An answer in an elicitation result: a scalar, and from 2025-11-25 a list of strings (multi-select). */
-const elicitedValue = since(ENVELOPED, anyOf(arr(str()), { type: ["string", "integer", "boolean"] }), { type: ["string", "integer", "boolean"] });
+/**
+ * An answer in an elicitation result: a string, a number or a boolean, and from 2025-11-25 a list
+ * of strings (multi-select). Any number, as the specification's TypeScript says (a NumberSchema
+ * field may be "number"); the generated schema.json narrows it to integer (see the pack notes).
+ */
+const elicitedScalar = { type: ["string", "number", "boolean"] };
+const elicitedValue = since(ENVELOPED, anyOf(arr(str()), elicitedScalar), elicitedScalar);
 
 export const clientDefs: Record<string, SchemaNode> = {
   ModelHint: obj({ name: str() }),

@@ -37,6 +37,11 @@ function notes(version: McpVersion): string[] {
     );
   }
   if (version === ENVELOPED) list.push("CreateTaskResultResponse is ours: the JSON-RPC response to a task-augmented request.");
+  if (atLeast(version, "2025-06-18")) {
+    list.push(
+      "ElicitResult content accepts any number. Upstream's generated schema allows only integer answers; the TypeScript it is generated from types them as number, and a NumberSchema field may ask for type \"number\", whose answer may be a decimal.",
+    );
+  }
   if (atLeast(version, STATELESS)) {
     list.push(
       "InputRequiredResult requires resultType \"input_required\", the meaning the specification's ResultType gives it. Upstream allows any string there, so every result with a resultType (a malformed CallToolResult, say) would pass as an InputRequiredResult; upstream's own read-resource-result-response example, which lacks ttlMs and cacheScope, passes only that way.",

@@ -158,7 +158,7 @@ export class McpSession implements FamilySession {
       const base = method.startsWith("notifications/") ? 0.4 : 0.25;
       if (allowed) {
         // Session-specific, so never remembered in the shared table.
-        return { candidates: this.#factory.make(generic, base, "a JSON-RPC message whose method is an extension you allowed", hint) };
+        return { candidates: this.#factory.make(generic, 0.6, "a JSON-RPC message whose method is an extension you allowed", hint) };
       }
       groups.push(...this.#nearMisses(method, params, isRequest, hint));
       groups.push(this.#factory.make(generic, base, "a JSON-RPC message whose method MCP does not define", hint));

@@ -1,6 +1,7 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, ListToolsRequestSchema, SetLevelRequestSchema, type ServerCapabilities } from "@modelcontextprotocol/sdk/types.js";
 import { FIXTURE_CAPABILITIES, registerFixtureHandlers } from "./fixtures/index.ts";
+import { trackNegotiatedVersion } from "./negotiated-version.ts";
 import type { McpServingContext } from "./serving-context.ts";
 import { SessionState } from "./session-state.ts";
 import { callTool } from "./tool-call.ts";
@@ -19,6 +20,7 @@ export function createMcpServer(ctx: McpServingContext): Server {
   const instructions = ctx.toolkit.instructions ?? (ctx.toolkit.description || undefined);
   const server = new Server(ctx.serverInfo, { capabilities, ...(instructions ? { instructions } : {}) });
   const session = new SessionState();
+  trackNegotiatedVersion(server, session);
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listTools(ctx, session) }));
   server.setRequestHandler(CallToolRequestSchema, (request, extra) => callTool(ctx, server, session, request, extra));
   // Replaces the SDK's own handler: the level is kept per session so log notifications can go

@@ -30,10 +30,14 @@ export function listedTool(tool: ToolDef): Tool {
   };
 }
 
-/** The fixture tools this session sees: the dynamic extra only while test_dynamic_tool has it shown. */
+/**
+ * The fixture tools this session sees: those its version can answer, and the dynamic extra only
+ * while test_dynamic_tool has it shown.
+ */
 export function sessionFixtures(ctx: McpServingContext, session: SessionState): readonly FixtureTool[] {
-  if (!session.dynamicToolShown || ctx.tools.has(DYNAMIC_EXTRA_TOOL.tool.name)) return ctx.fixtureTools;
-  return [...ctx.fixtureTools, DYNAMIC_EXTRA_TOOL];
+  const spoken = ctx.fixtureTools.filter((f) => f.since === undefined || session.speaks(f.since));
+  if (!session.dynamicToolShown || ctx.tools.has(DYNAMIC_EXTRA_TOOL.tool.name)) return spoken;
+  return [...spoken, DYNAMIC_EXTRA_TOOL];
 }
 
 /** Everything tools/list answers for one session: the served toolkit, then the fixtures. */

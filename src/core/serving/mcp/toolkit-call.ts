@@ -9,12 +9,18 @@ import { buildArgv } from "../toolkit/command-argv.ts";
 import type { ToolDef } from "../toolkit/toolkit-types.ts";
 import { failure, type FixtureScope, type HandlerExtra } from "./fixtures/fixture-scope.ts";
 import type { McpServingContext } from "./serving-context.ts";
+import type { SessionState } from "./session-state.ts";
 
 const MAX_WHAT_CHARS = 200;
 
-/** The client declared form elicitation, so it can be asked for approval. */
-export function canElicitForm(server: Server): boolean {
-  return server.getClientCapabilities()?.elicitation?.form !== undefined;
+/**
+ * The client declared form elicitation in a version that has it, so it can be asked. An empty
+ * elicitation capability means form mode (2025-06-18 had no modes; 2025-11-25 keeps that meaning).
+ */
+export function canElicitForm(server: Server, session: SessionState): boolean {
+  const elicitation = server.getClientCapabilities()?.elicitation;
+  if (!elicitation || !session.speaks("2025-06-18")) return false;
+  return elicitation.form !== undefined || elicitation.url === undefined;
 }
 
 function argvOf(tool: ToolDef, args: Readonly<Record<string, unknown>>): string | undefined {
@@ -61,7 +67,7 @@ export async function runToolkitTool(
       serverName: ctx.serverInfo.name,
       toolName: tool.name,
       what,
-      canElicit: canElicitForm(server),
+      canElicit: canElicitForm(server, scope.session),
       elicit: (message) => askApproval(ctx, server, extra, message),
       ...(approvals ? { askOperator: () => approvals.ask({ surface: "mcp", tool: tool.name, what, arguments: args, signal: extra.signal }) } : {}),
       warn: (message) => ctx.logger.warn(message),

@@ -32,6 +32,8 @@ describe("checkWord and checkDetail", () => {
     expect(checkWord({ failed: "worker gone" }).text).toBe("not checked");
     expect(checkDetail(INVALID)).toBe("fisk-ai Gen 2 · tool.reply: /exit_code — exit_code must be an integer (and 1 more)");
     expect(checkDetail(VALID)).toBe("fisk-ai Gen 2: no problems.");
+    const judged: Verdict = { ...INVALID, family: "fisk-ai", packId: "fisk-ai/gen2", version: "gen2", kindId: "tool.reply", versionBasis: "declared", validIn: [] };
+    expect(checkDetail(judged)).toBe("tool.reply, fisk-ai Gen 2 (the version the message declares): /exit_code — exit_code must be an integer (and 1 more)");
     expect(checkDetail({ failed: "worker gone" })).toBe("Could not be checked: worker gone");
   });
 

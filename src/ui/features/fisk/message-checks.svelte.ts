@@ -1,5 +1,6 @@
 import { SvelteMap } from "svelte/reactivity";
 import type { ReplySetEntry } from "../../../core/a2a-nats/client/reply-set.ts";
+import { judgedText } from "../../../core/validation/report.ts";
 import type { Issue, Verdict } from "../../../core/validation/types.ts";
 import type { Validate } from "./fisk-api.ts";
 
@@ -38,7 +39,7 @@ export function checkDetail(check: Check | undefined): string {
   if ("skipped" in check) return `Not checked: ${check.skipped}.`;
   if ("failed" in check) return `Could not be checked: ${check.failed}`;
   const first = check.issues[0];
-  const what = [check.packLabel, check.kindLabel].filter(Boolean).join(" · ");
+  const what = judgedText(check) || [check.packLabel, check.kindLabel].filter(Boolean).join(" · ");
   if (!first) return what ? `${what}: no problems.` : "No problems.";
   const more = check.issues.length > 1 ? ` (and ${check.issues.length - 1} more)` : "";
   return `${what ? `${what}: ` : ""}${issueText(first)}${more}`;

@@ -30,6 +30,12 @@ describe("elicitForm", () => {
     expect(elicitForm("not a schema")).toEqual({ fields: [], unsupported: [] });
   });
 
+  it("leaves multi-select fields out before 2025-11-25, whose answers hold no lists", () => {
+    const form = elicitForm(SCHEMA, { multiSelect: false });
+    expect(form.unsupported).toEqual(["tags", "nested"]);
+    expect(form.fields.map((f) => f.name)).not.toContain("tags");
+  });
+
   it("starts from defaults and converts values, refusing bad ones field by field", () => {
     const { fields } = elicitForm(SCHEMA);
     const values = initialValues(fields);

@@ -62,8 +62,13 @@ function kindOf(schema: Record<string, unknown>, options: ElicitOption[] | undef
   }
 }
 
-/** Reads the fields of a form-mode requestedSchema; anything not a flat primitive is named as unsupported. */
-export function elicitForm(requestedSchema: unknown): ElicitForm {
+/**
+ * Reads the fields of a form-mode requestedSchema; anything not a flat primitive is named as
+ * unsupported. Multi-select (array) answers exist from 2025-11-25: `multiSelect: false` leaves
+ * such fields out for older versions, so the answer stays valid for the session.
+ */
+export function elicitForm(requestedSchema: unknown, options: { readonly multiSelect?: boolean } = {}): ElicitForm {
+  const multiSelect = options.multiSelect ?? true;
   const properties = isJsonObject(requestedSchema) && isJsonObject(requestedSchema.properties) ? requestedSchema.properties : {};
   const required = isJsonObject(requestedSchema) && Array.isArray(requestedSchema.required) ? requestedSchema.required : [];
   const fields: ElicitField[] = [];
@@ -75,7 +80,7 @@ export function elicitForm(requestedSchema: unknown): ElicitForm {
     }
     const options = schema.type === "array" ? (isJsonObject(schema.items) ? optionsOf(schema.items) : undefined) : optionsOf(schema);
     const kind = kindOf(schema, options);
-    if (!kind) {
+    if (!kind || (kind === "multi" && !multiSelect)) {
       unsupported.push(name);
       continue;
     }

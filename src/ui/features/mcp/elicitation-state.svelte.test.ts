@@ -36,6 +36,19 @@ describe("ElicitationState", () => {
     expect(state.pending).toBeNull();
   });
 
+  it("leaves a multi-select field out of the answer in a version whose answers hold no lists", async () => {
+    const withTags = { ...SCHEMA, properties: { ...SCHEMA.properties, tags: { type: "array", items: { type: "string", enum: ["a", "b"] }, default: ["a"] } } };
+    const ask = (version: string) => {
+      const state = new ElicitationState(() => version);
+      const answer = state.handle({ message: "m", requestedSchema: withTags } as unknown as ElicitParams);
+      state.values.name = "Ada";
+      state.accept();
+      return answer;
+    };
+    await expect(ask("2025-06-18")).resolves.toEqual({ action: "accept", content: { name: "Ada", age: 30, pet: "dog" } });
+    await expect(ask("2025-11-25")).resolves.toEqual({ action: "accept", content: { name: "Ada", age: 30, pet: "dog", tags: ["a"] } });
+  });
+
   it("answers decline and cancel, one request at a time in arrival order", async () => {
     const state = new ElicitationState();
     const first = state.handle(request("first"));

@@ -1,4 +1,5 @@
 import type { ClientHandlers } from "../../../core/mcp/index.ts";
+import { atLeast, nearestVersion } from "../../../core/packs/mcp/versions.ts";
 import { buildContent, type ElicitForm, elicitForm, type ElicitValues, initialValues } from "./elicitation-form.ts";
 import { PendingQueue } from "./pending-queue.svelte.ts";
 
@@ -21,6 +22,12 @@ export class ElicitationState {
     this.values = next ? initialValues(next.form.fields) : {};
     this.errors = {};
   });
+  readonly #version: () => string | undefined;
+
+  /** `version` is the connection's negotiated version, which decides what an answer may hold. */
+  constructor(version: () => string | undefined = () => undefined) {
+    this.#version = version;
+  }
 
   /** The request shown, null when none waits. */
   get pending(): PendingElicitation | null {
@@ -30,7 +37,9 @@ export class ElicitationState {
   /** The elicitation handler: resolves when the user answers. URL mode is not offered, so it is declined. */
   readonly handle = (params: ElicitParams): Promise<ElicitAnswer> => {
     if (params.mode === "url") return Promise.resolve({ action: "decline" });
-    return this.#queue.add({ message: params.message, requestedSchema: params.requestedSchema, form: elicitForm(params.requestedSchema) });
+    const version = this.#version();
+    const multiSelect = version === undefined || atLeast(nearestVersion(version), "2025-11-25");
+    return this.#queue.add({ message: params.message, requestedSchema: params.requestedSchema, form: elicitForm(params.requestedSchema, { multiSelect }) });
   };
 
   /** Sends the form's content, unless a field is invalid (then its error shows and nothing is sent). */

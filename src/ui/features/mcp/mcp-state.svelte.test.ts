@@ -174,12 +174,36 @@ describe("McpWorkbenchState tool calls", () => {
     expect(bench.resultCheck).toEqual({
       status: "done",
       parts: [
+        { id: "arguments", label: "Arguments checked against the tool's inputSchema", issues: [] },
         { id: "result", label: `Result checked against MCP ${version}`, issues: [] },
         { id: "structured-content", label: "structuredContent checked against the tool's outputSchema", issues: [] },
       ],
     });
     selectByName(bench, "echo");
     expect(bench.resultCheck).toBeNull();
+  });
+
+  it("checks the arguments sent against the tool's inputSchema, whatever the server answered", async () => {
+    const transport = memoryHandle(await linked(toolServer()));
+    const checker = new ValidationClient(() => inProcessWorker(createValidationEngine));
+    const bench = new McpWorkbenchState(() => transport, pageCompiler(false), checker);
+    bench.form.command = "srv";
+    await bench.connect();
+    selectByName(bench, "add");
+    bench.argsDraft = '{"a":"x"}';
+    await bench.send();
+    // The SDK's server refuses the arguments; the check says which are wrong, as the validator would.
+    expect(bench.outcome?.kind).not.toBe("success");
+    await expect.poll(() => bench.resultCheck?.status).toBe("done");
+    const parts = bench.resultCheck?.status === "done" ? bench.resultCheck.parts : [];
+    expect(parts[0]).toEqual({
+      id: "arguments",
+      label: "Arguments checked against the tool's inputSchema",
+      issues: [
+        expect.objectContaining({ pointer: "/params/arguments", severity: "error", source: "tool-schema", message: 'Missing required property "b".' }),
+        expect.objectContaining({ pointer: "/params/arguments/a", severity: "error", source: "tool-schema", message: '"a" must be a number, not a string.' }),
+      ],
+    });
   });
 
   it("reports a check the worker could not make, and drops a check overtaken by another call", async () => {
@@ -193,7 +217,7 @@ describe("McpWorkbenchState tool calls", () => {
     await bench.send();
     checker.dispose();
     await expect.poll(() => bench.resultCheck?.status).toBe("failed");
-    expect(bench.resultCheck).toMatchObject({ message: expect.stringContaining("The result could not be checked: ") as string });
+    expect(bench.resultCheck).toMatchObject({ message: expect.stringContaining("The call could not be checked: ") as string });
     await bench.send();
     const first = bench.resultCheck;
     await bench.send();

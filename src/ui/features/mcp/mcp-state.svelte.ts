@@ -12,7 +12,7 @@ import { CallOptionsState } from "./call-options-state.svelte.ts";
 import { ClientFeaturesState } from "./client-features-state.svelte.ts";
 import { ElicitationState } from "./elicitation-state.svelte.ts";
 import { pageCompiler } from "./page-compiler.ts";
-import { checkable, checkResult, type ResultCheck, type ResultChecker } from "./result-check.ts";
+import { checkable, checkCallArguments, checkResult, type ResultCheck, type ResultCheckPart, type ResultChecker } from "./result-check.ts";
 import { ConnectFormState } from "./connect-form-state.svelte.ts";
 import type { TransportChoice } from "./relay-factory.ts";
 import { TOOLS_SET_MARK } from "../../lib/paint-mark.ts";
@@ -53,10 +53,10 @@ export class McpWorkbenchState {
   calling = $state(false);
   callError = $state<string | null>(null);
   outcome = $state.raw<CallOutcome | null>(null);
-  /** The latest outcome's result as the validation worker judged it; null when not checked. */
+  /** The latest call's arguments and result as the validation worker judged them; null when not checked. */
   resultCheck = $state.raw<ResultCheck | null>(null);
   /** Form-mode elicitation requests from the server, answered in a dialog. */
-  readonly elicitation = new ElicitationState();
+  readonly elicitation = new ElicitationState(() => this.#connection?.info?.negotiatedVersion);
   /** Declared capabilities, sampling, roots, the server's log and ping. */
   readonly client = new ClientFeaturesState();
   /** `_meta`, progress and time limit of the next tool call. */
@@ -257,7 +257,7 @@ export class McpWorkbenchState {
     try {
       const outcome = await connection.callTool(name, args, { ...call.options, signal: abort.signal });
       this.#setOutcome(outcome);
-      if (version !== undefined) void this.#check(outcome, version, name, tool);
+      if (version !== undefined) void this.#check(outcome, args, version, name, tool);
     } catch (error) {
       this.callError = `tools/call failed: ${(error as Error).message}`;
     } finally {
@@ -274,19 +274,25 @@ export class McpWorkbenchState {
     this.resultCheck = null;
   }
 
-  async #check(outcome: CallOutcome, version: string, name: string, tool: Record<string, unknown> | undefined): Promise<void> {
+  /** The arguments are checked whatever the outcome: a server may refuse bad ones with an error. */
+  async #check(outcome: CallOutcome, args: unknown, version: string, name: string, tool: Record<string, unknown> | undefined): Promise<void> {
     const checker = this.#checker;
-    if (!checker || !checkable(outcome)) return;
+    if (!checker) return;
     const run = this.#checkRun;
     this.resultCheck = { status: "checking" };
     const schemas = tool && { inputSchema: tool.inputSchema, outputSchema: tool.outputSchema };
     let check: ResultCheck;
     try {
-      check = { status: "done", parts: await checkResult(checker, outcome.result, version, name, schemas) };
+      const [argParts, resultParts] = await Promise.all([
+        checkCallArguments(checker, args, version, name, schemas),
+        checkable(outcome) ? checkResult(checker, outcome.result, version, name, schemas) : Promise.resolve<ResultCheckPart[]>([]),
+      ]);
+      check = { status: "done", parts: [...argParts, ...resultParts] };
     } catch (error) {
-      check = { status: "failed", message: `The result could not be checked: ${(error as Error).message}` };
+      check = { status: "failed", message: `The call could not be checked: ${(error as Error).message}` };
     }
-    if (run === this.#checkRun) this.resultCheck = check;
+    if (run !== this.#checkRun) return;
+    this.resultCheck = check.status === "done" && check.parts.length === 0 ? null : check;
   }
 
   cancel(): void {

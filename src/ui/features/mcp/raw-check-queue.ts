@@ -3,7 +3,8 @@ import { type CheckJob, type FrameVerdict, frameVerdict } from "./raw-frame-chec
 
 /** What the queue needs from the validation worker; `ValidationClient` is one. */
 export interface FrameChecker {
-  validateOne(text: string, override?: Override): Promise<Verdict>;
+  /** With `session`, judged after the frames asked about earlier under that name. */
+  validateOne(text: string, override?: Override, session?: string): Promise<Verdict>;
 }
 
 /** Schedules one flush of results; tests pass their own. */
@@ -15,11 +16,16 @@ export const FLUSH_MS = 50;
 
 const later: Defer = (run) => void setTimeout(run, FLUSH_MS);
 
+let sessions = 0;
+const nextSession = (): string => `frames-${++sessions}`;
+
 /**
  * Frames waiting for the validation worker. At most MAX_IN_FLIGHT are with the worker at once and
  * MAX_QUEUED wait; a frame arriving at a full queue is not validated and is counted, so a flood
  * costs a number on screen instead of a growing backlog. Verdicts are handed over in batches, at
- * most one per FLUSH_MS, so the page re-renders per batch rather than per frame.
+ * most one per FLUSH_MS, so the page re-renders per batch rather than per frame. Frames go to the
+ * worker in order, into one validation session until `clear`, so a call is checked against the
+ * tools listed before it and a result against the call it answers.
  */
 export class CheckQueue {
   readonly #checker: FrameChecker;
@@ -32,6 +38,7 @@ export class CheckQueue {
   #ready = new Map<number, FrameVerdict>();
   #flushing = false;
   #generation = 0;
+  #session = nextSession();
 
   constructor(
     checker: FrameChecker,
@@ -62,9 +69,10 @@ export class CheckQueue {
     return true;
   }
 
-  /** Drops everything waiting; answers still coming for earlier frames are ignored. */
+  /** Drops everything waiting and starts a new session; answers still coming for earlier frames are ignored. */
   clear(): void {
     this.#generation++;
+    this.#session = nextSession();
     this.#queue = [];
     this.#head = 0;
     this.#inFlight = 0;
@@ -100,8 +108,9 @@ export class CheckQueue {
   }
 
   async #one(text: string, job: CheckJob): Promise<Verdict> {
-    const verdict = await this.#checker.validateOne(text, job.override);
-    return verdict.status === "unrecognised" && job.fallback ? this.#checker.validateOne(text, job.fallback) : verdict;
+    const session = this.#session;
+    const verdict = await this.#checker.validateOne(text, job.override, session);
+    return verdict.status === "unrecognised" && job.fallback ? this.#checker.validateOne(text, job.fallback, session) : verdict;
   }
 
   #schedule(): void {

@@ -4,7 +4,7 @@ import { createValidationEngine } from "../../../core/packs/index.ts";
 import type { Override, Verdict } from "../../../core/validation/types.ts";
 import { WireLog, type WireEntry } from "../../../core/wire/index.ts";
 import { CheckQueue } from "./raw-check-queue.ts";
-import { checkJob, type FrameVerdict, MAX_BATCH_ELEMENTS, MAX_CHECKED_BYTES } from "./raw-frame-check.ts";
+import { checkJob, type FrameVerdict, frameVerdict, MAX_BATCH_ELEMENTS, MAX_CHECKED_BYTES } from "./raw-frame-check.ts";
 
 // The real engine answers here as the worker would: these tests hold the questions to the packs.
 const engine = createValidationEngine();
@@ -31,7 +31,7 @@ const rpc = (message: object) => JSON.stringify({ jsonrpc: "2.0", ...message });
 describe("frame checks against the negotiated version", () => {
   it("checks a response as the result of the request it answers", async () => {
     const tools = frame("in", rpc({ id: 1, result: { tools: [{ name: "a", inputSchema: { type: "object" } }] } }));
-    expect(await verdictOf(tools, "2025-06-18", "tools/list")).toEqual({ status: "valid", kind: "tools/list result", problems: [] });
+    expect(await verdictOf(tools, "2025-06-18", "tools/list")).toEqual({ status: "valid", kind: "tools/list result", judged: "tools/list result, MCP 2025-06-18 (the version you chose)", problems: [] });
     const broken = frame("in", rpc({ id: 1, result: { tools: [{ name: "a" }] } }));
     const verdict = await verdictOf(broken, "2025-06-18", "tools/list");
     expect(verdict).toMatchObject({ status: "invalid", kind: "tools/list result" });
@@ -60,7 +60,7 @@ describe("frame checks against the negotiated version", () => {
 
   it("refuses a request sent the wrong way", async () => {
     const verdict = await verdictOf(frame("out", rpc({ id: 1, method: "roots/list" })), "2025-06-18");
-    expect(verdict).toEqual({ status: "invalid", kind: "roots/list request", problems: ["roots/list request travels from server to client, but the client sent it."] });
+    expect(verdict).toMatchObject({ status: "invalid", kind: "roots/list request", problems: ["roots/list request travels from server to client, but the client sent it."] });
   });
 
   it("checks each message of a batch, and names the versions without batches", async () => {
@@ -88,5 +88,13 @@ describe("frame checks against the negotiated version", () => {
     const job = checkJob(frame("in", rpc({ id: 1, result: {} })), "2025-06-18", "ping");
     expect("seq" in job && queue.add(job)).toBe(true);
     await expect.poll(() => got).toEqual([{ status: "not-checked", reason: "Not checked: The validation worker stopped: blocked." }]);
+  });
+});
+
+describe("what a frame was judged by", () => {
+  it("names the kind, the version and why that version, under the verdict", () => {
+    const job = { seq: 1, direction: "out", version: "2025-06-18", texts: ["{}"], batch: false, unchecked: 0, override: { packId: "mcp/2025-06-18" } } as const;
+    const verdict = engine.session().validateText('{"jsonrpc":"2.0","id":1,"method":"ping"}', { packId: "mcp/2025-06-18" });
+    expect(frameVerdict(job, [verdict])).toMatchObject({ status: "valid", kind: "ping request", judged: "ping request, MCP 2025-06-18 (the version you chose)" });
   });
 });

@@ -3,6 +3,7 @@
 import { isJsonObject } from "../../../core/json/index.ts";
 import { REQUEST_METHODS } from "../../../core/packs/mcp/methods.ts";
 import { type McpVersion, nearestVersion } from "../../../core/packs/mcp/versions.ts";
+import { judgedText } from "../../../core/validation/report.ts";
 import type { Issue, Override, Verdict, VerdictStatus } from "../../../core/validation/types.ts";
 import { utf8Text, type WireDirection, type WireEntry } from "../../../core/wire/index.ts";
 
@@ -17,7 +18,7 @@ const BATCH_VERSION: McpVersion = "2025-03-26";
 export type FrameVerdict =
   | { readonly status: "checking" }
   | { readonly status: "not-checked"; readonly reason: string }
-  | { readonly status: VerdictStatus; readonly kind?: string; readonly problems: readonly string[] };
+  | { readonly status: VerdictStatus; readonly kind?: string; readonly problems: readonly string[]; readonly judged?: string };
 
 /** One frame's question to the worker. */
 export interface CheckJob {
@@ -106,5 +107,6 @@ export function frameVerdict(job: CheckJob, verdicts: readonly Verdict[]): Frame
     return { status, kind: `batch of ${verdicts.length + job.unchecked}${more}`, problems: problems.slice(0, MAX_PROBLEMS) };
   }
   const kind = verdicts[0]?.kindLabel;
-  return { status, ...(kind !== undefined ? { kind } : {}), problems: problems.slice(0, MAX_PROBLEMS) };
+  const judgedAs = verdicts[0] ? judgedText(verdicts[0]) : "";
+  return { status, ...(kind !== undefined ? { kind } : {}), ...(judgedAs ? { judged: judgedAs } : {}), problems: problems.slice(0, MAX_PROBLEMS) };
 }

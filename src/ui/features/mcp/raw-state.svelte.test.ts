@@ -2,8 +2,11 @@ import { describe, expect, it } from "vitest";
 import { manualClock, sequentialIds } from "../../../core/env/index.ts";
 import { FrameRecorder } from "../../../core/mcp/frame-recorder.ts";
 import { fakeRelay } from "../../../core/mcp/test-relay.ts";
+import { createValidationEngine } from "../../../core/packs/index.ts";
 import type { Override, Verdict } from "../../../core/validation/types.ts";
 import { WireLog } from "../../../core/wire/index.ts";
+import { inProcessWorker } from "../validate/fake-worker.ts";
+import { ValidationClient } from "../validate/validation-client.ts";
 import type { McpTransportHandle } from "./mcp-state.svelte.ts";
 import { MAX_IN_FLIGHT, MAX_QUEUED } from "./raw-check-queue.ts";
 import { answerText, byteString, countsText } from "./raw-frames.ts";
@@ -138,6 +141,37 @@ describe("RawJsonRpcState", () => {
     expect(raw.frames[4]!.rttMs).toBe(4);
     expect(countsText(raw.counts, raw.version, raw.checking)).toBe("8 frames checked against MCP 2025-06-18: 6 valid, 2 invalid, 0 error responses.");
     raw.dispose();
+  });
+
+  it("checks a tool call's arguments and structuredContent against the tool the connection listed", async () => {
+    const c = connection();
+    const client = new ValidationClient(() => inProcessWorker(createValidationEngine));
+    const raw = new RawJsonRpcState(c.log, { checker: client, defer: now });
+    c.recorder.out(rpc({ id: 0, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } } }));
+    c.recorder.in(rpc({ id: 0, result: { protocolVersion: "2025-06-18", capabilities: { tools: {} }, serverInfo: { name: "s", version: "1" } } }));
+    raw.follow(c.transport, "2025-06-18");
+    const sum = { name: "get-sum", inputSchema: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"] } };
+    const weather = { name: "weather", inputSchema: { type: "object" }, outputSchema: { type: "object", properties: { temp: { type: "number" } }, required: ["temp"] } };
+    // Two pages of tools/list, as the SDK's pagination sends them.
+    c.recorder.out(rpc({ id: 1, method: "tools/list" }));
+    c.recorder.in(rpc({ id: 1, result: { tools: [sum], nextCursor: "2" } }));
+    c.recorder.out(rpc({ id: 2, method: "tools/list", params: { cursor: "2" } }));
+    c.recorder.in(rpc({ id: 2, result: { tools: [weather] } }));
+    c.recorder.out(rpc({ id: 3, method: "tools/call", params: { name: "get-sum", arguments: { a: "x" } } }));
+    c.recorder.out(rpc({ id: 4, method: "tools/call", params: { name: "get-sum", arguments: { a: 1, b: 2 } } }));
+    c.recorder.out(rpc({ id: 5, method: "tools/call", params: { name: "weather", arguments: {} } }));
+    c.recorder.in(rpc({ id: 5, result: { content: [], structuredContent: { temp: "warm" } } }));
+    await expect.poll(() => raw.checking === 0 && raw.verdicts.size === raw.frames.length).toBe(true);
+    const verdictOf = (id: number, direction: "in" | "out") => raw.verdicts.get(raw.frames.find((f) => f.direction === direction && (f.decoded.json as { id?: unknown }).id === id)!.seq);
+    expect(verdictOf(3, "out")).toMatchObject({
+      status: "invalid",
+      kind: "tools/call request",
+      problems: ['/params/arguments: Missing required property "b".', '/params/arguments/a: "a" must be a number, not a string.'],
+    });
+    expect(verdictOf(4, "out")).toMatchObject({ status: "valid", kind: "tools/call request", problems: [] });
+    expect(verdictOf(5, "in")).toMatchObject({ status: "invalid", problems: [expect.stringMatching(/^\/result\/structuredContent\/temp: /)] });
+    raw.dispose();
+    client.dispose();
   });
 
   it("says how many frames a flood kept from being validated instead of falling behind", async () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { createValidationEngine } from "../../../core/packs/index.ts";
 import { ValidationClient } from "../validate/validation-client.ts";
 import { inProcessWorker } from "../validate/fake-worker.ts";
-import { checkable, checkResult } from "./result-check.ts";
+import { checkable, checkCallArguments, checkResult } from "./result-check.ts";
 
 const client = new ValidationClient(() => inProcessWorker(createValidationEngine));
 const WEATHER = {
@@ -42,6 +42,16 @@ describe("checkResult", () => {
   it("uses the nearest known pack for an unlisted version", async () => {
     const [part] = await checkResult(client, GOOD, "2025-07-01", "weather", undefined);
     expect(part?.label).toBe("Result checked against MCP 2025-06-18");
+  });
+
+  it("checks the arguments against the tool's inputSchema, at the request's pointers", async () => {
+    const sum = { inputSchema: { type: "object", properties: { a: { type: "number" } } }, outputSchema: undefined };
+    expect(await checkCallArguments(client, { a: 1 }, "2025-11-25", "sum", sum)).toEqual([{ id: "arguments", label: "Arguments checked against the tool's inputSchema", issues: [] }]);
+    const [part] = await checkCallArguments(client, { a: "x" }, "2025-11-25", "sum", sum);
+    expect(part?.issues).toEqual([expect.objectContaining({ pointer: "/params/arguments/a", severity: "error", source: "tool-schema" })]);
+    // Nothing to check against: a tool not listed, or one whose inputSchema is no schema object.
+    expect(await checkCallArguments(client, { a: "x" }, "2025-11-25", "sum", undefined)).toEqual([]);
+    expect(await checkCallArguments(client, { a: "x" }, "2025-11-25", "sum", { inputSchema: true, outputSchema: undefined })).toEqual([]);
   });
 
   it("checks only results the server gave", () => {

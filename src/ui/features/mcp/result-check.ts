@@ -1,8 +1,8 @@
-// The page's CSP forbids ajv's code generation, so a tools/call result is checked in the
-// validation worker (served with a CSP that allows it) after the outcome is shown.
+// The page's CSP forbids ajv's code generation, so a tools/call's arguments and result are
+// checked in the validation worker (served with a CSP that allows it) after the outcome is shown.
 import { isJsonObject } from "../../../core/json/index.ts";
 import type { CallOutcome } from "../../../core/mcp/index.ts";
-import { checkStructuredContent, type ToolSchemas } from "../../../core/packs/mcp/tool-checks.ts";
+import { checkArguments, checkStructuredContent, type ToolSchemas } from "../../../core/packs/mcp/tool-checks.ts";
 import { atLeast, draftFor, nearestVersion } from "../../../core/packs/mcp/versions.ts";
 import type { CheckTools, Issue, Override, SchemaDraft, Verdict } from "../../../core/validation/types.ts";
 
@@ -14,7 +14,7 @@ export interface ResultChecker {
 
 /** One check of the result: what it was checked against, and what was wrong (empty when valid). */
 export interface ResultCheckPart {
-  readonly id: "result" | "structured-content";
+  readonly id: "arguments" | "result" | "structured-content";
   readonly label: string;
   readonly issues: readonly Issue[];
 }
@@ -41,14 +41,8 @@ function verdictIssues(verdict: Verdict): Issue[] {
   return [{ pointer: "", message: why, severity: "error", source: "rule" }];
 }
 
-/**
- * The result against the negotiated version's CallToolResult and, when the tool declares an
- * outputSchema and did not report isError, its structuredContent against that schema.
- */
-export async function checkResult(checker: ResultChecker, result: unknown, negotiatedVersion: string, toolName: string, tool: ToolSchemas | undefined): Promise<ResultCheckPart[]> {
-  const version = nearestVersion(negotiatedVersion);
-  const verdictPromise = checker.validateOne(JSON.stringify(result), { packId: `mcp/${version}`, kindId: "CallToolResult" });
-  // Core's rule decides whether the outputSchema applies; the schema checks it asks for run in the worker.
+/** Runs a core rule with its schema checks done in the worker; the rule's own issues come first. */
+async function ruled(checker: ResultChecker, rule: (tools: CheckTools) => Issue[]): Promise<{ asked: boolean; issues: Issue[] }> {
   const asked: Parameters<CheckTools["validateWithSchema"]>[] = [];
   const record: CheckTools = {
     validateWithSchema: (...args) => {
@@ -56,11 +50,38 @@ export async function checkResult(checker: ResultChecker, result: unknown, negot
       return [];
     },
   };
-  const ruleIssues = tool && isJsonObject(result) ? checkStructuredContent({ result }, toolName, tool, record, draftFor(version), atLeast(version, "2025-06-18")) : [];
-  const [verdict, schemaIssues] = await Promise.all([verdictPromise, Promise.all(asked.map((args) => checker.checkSchema(...args)))]);
+  const own = rule(record);
+  const found = await Promise.all(asked.map((args) => checker.checkSchema(...args)));
+  return { asked: asked.length > 0, issues: [...own, ...found.flat()] };
+}
+
+/**
+ * The call's arguments against the tool's inputSchema, as core checks a tools/call request; the
+ * pointers are the request's (`/params/arguments/…`). None when the tool lists no inputSchema.
+ */
+export async function checkCallArguments(checker: ResultChecker, args: unknown, negotiatedVersion: string, toolName: string, tool: ToolSchemas | undefined): Promise<ResultCheckPart[]> {
+  if (!tool) return [];
+  const draft = draftFor(nearestVersion(negotiatedVersion));
+  const request = { params: { name: toolName, arguments: args } };
+  const { asked, issues } = await ruled(checker, (tools) => checkArguments(request, new Map([[toolName, tool]]), tools, draft));
+  return asked ? [{ id: "arguments", label: "Arguments checked against the tool's inputSchema", issues }] : [];
+}
+
+/**
+ * The result against the negotiated version's CallToolResult and, when the tool declares an
+ * outputSchema and did not report isError, its structuredContent against that schema.
+ */
+export async function checkResult(checker: ResultChecker, result: unknown, negotiatedVersion: string, toolName: string, tool: ToolSchemas | undefined): Promise<ResultCheckPart[]> {
+  const version = nearestVersion(negotiatedVersion);
+  const verdictPromise = checker.validateOne(JSON.stringify(result), { packId: `mcp/${version}`, kindId: "CallToolResult" });
+  // Core's rule decides whether the outputSchema applies.
+  const structured = ruled(checker, (tools) =>
+    tool && isJsonObject(result) ? checkStructuredContent({ result }, toolName, tool, tools, draftFor(version), atLeast(version, "2025-06-18")) : [],
+  );
+  const [verdict, { asked, issues }] = await Promise.all([verdictPromise, structured]);
   const parts: ResultCheckPart[] = [{ id: "result", label: `Result checked against MCP ${version}`, issues: verdictIssues(verdict) }];
-  if (asked.length > 0 || ruleIssues.length > 0) {
-    parts.push({ id: "structured-content", label: "structuredContent checked against the tool's outputSchema", issues: [...ruleIssues, ...schemaIssues.flat()].map(withinResult) });
+  if (asked || issues.length > 0) {
+    parts.push({ id: "structured-content", label: "structuredContent checked against the tool's outputSchema", issues: issues.map(withinResult) });
   }
   return parts;
 }

@@ -144,8 +144,9 @@ export class ValidationClient {
     return this.#ask<"detail">({ type: "detail", index, ...(override && { override }) });
   }
 
-  validateOne(text: string, override?: Override): Promise<Verdict> {
-    return this.#ask<"validate-one">({ type: "validate-one", text, ...(override && { override }) });
+  /** One message; with `session`, judged after the messages sent before it under the same name. */
+  validateOne(text: string, override?: Override, session?: string): Promise<Verdict> {
+    return this.#ask<"validate-one">({ type: "validate-one", text, ...(override && { override }), ...(session !== undefined && { session }) });
   }
 
   exportReport(): Promise<ExportedReport> {

@@ -63,7 +63,11 @@ export type QueryKind = keyof ReplyValues;
 
 export type Query =
   | { readonly type: "detail"; readonly id: number; readonly index: number; readonly override?: Override }
-  | { readonly type: "validate-one"; readonly id: number; readonly text: string; readonly override?: Override }
+  /**
+   * One message, in a fresh session; or, with `session`, in the session of that name, which keeps
+   * what the earlier messages sent with the name taught it (a connection's listed tools, its calls).
+   */
+  | { readonly type: "validate-one"; readonly id: number; readonly text: string; readonly override?: Override; readonly session?: string }
   | { readonly type: "export"; readonly id: number }
   | { readonly type: "catalog"; readonly id: number }
   /** `value` against a schema from the traffic (a tool's outputSchema); `draft` applies when it names none. */

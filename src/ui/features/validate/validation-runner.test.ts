@@ -1,8 +1,10 @@
 import { describe, expect, it } from "vitest";
+import { createValidationEngine } from "../../../core/packs/index.ts";
 import { ValidationEngine } from "../../../core/validation/engine.ts";
+import type { Verdict } from "../../../core/validation/types.ts";
 import { TEST_FAMILY, testEngine } from "./fake-worker.ts";
 import type { MessageDetail, RunDone, VerdictRow, WorkerEvent, WorkerRequest } from "./validation-protocol.ts";
-import { SLICE_MESSAGES, ValidationRunner, type RunnerHost } from "./validation-runner.ts";
+import { MAX_NAMED_SESSIONS, SLICE_MESSAGES, ValidationRunner, type RunnerHost } from "./validation-runner.ts";
 
 function harness(createEngine: () => ValidationEngine = testEngine, hooks: Partial<RunnerHost> = {}) {
   const events: WorkerEvent[] = [];
@@ -157,5 +159,36 @@ describe("ValidationRunner", () => {
     expect(dones.map((d) => d.run)).toEqual([2]);
     const rows: VerdictRow[] = h.events.flatMap((e) => (e.type === "progress" && e.run === 2 ? e.rows : []));
     expect(rows.map((r) => r.place)).toEqual(["b"]);
+  });
+  it("keeps what a named session learnt for its later messages, for the most recent sessions only", async () => {
+    const h = harness(createValidationEngine);
+    let id = 0;
+    const one = async (text: string, session?: string): Promise<Verdict> => {
+      const q = ++id;
+      await h.runner.handle({ type: "validate-one", id: q, text, ...(session !== undefined && { session }) });
+      const r = h.reply(q);
+      if (r?.type !== "reply" || !r.ok) throw new Error(`no answer: ${JSON.stringify(r)}`);
+      return r.value as Verdict;
+    };
+    const override = { packId: "mcp/2025-06-18" };
+    const list = JSON.stringify({ jsonrpc: "2.0", id: 1, result: { tools: [{ name: "n", inputSchema: { type: "object", properties: { x: { type: "number" } } } }] } });
+    const call = JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "n", arguments: { x: "y" } } });
+    const listed = async (session: string) => {
+      await h.runner.handle({ type: "validate-one", id: ++id, text: list, override: { ...override, kindId: "tools/list:result" }, session });
+    };
+    await listed("a");
+    const checked = await one(call, "a");
+    expect(checked.status).toBe("invalid");
+    expect(checked.issues[0]).toMatchObject({ pointer: "/params/arguments/x", source: "tool-schema" });
+    // Unnamed, or under another name, the call is judged without the listing.
+    expect((await one(call)).status).toBe("valid");
+    expect((await one(call, "b")).status).toBe("valid");
+    // Sessions "c" and "d" and the others fill the room; one more drops the least recently used, "c".
+    await listed("c");
+    await listed("d");
+    for (let i = 2; i < MAX_NAMED_SESSIONS; i++) await one("{}", `other-${i}`);
+    expect((await one(call, "d")).status).toBe("invalid");
+    await one("{}", "one-more");
+    expect((await one(call, "c")).status).toBe("valid");
   });
 });

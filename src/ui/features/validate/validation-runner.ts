@@ -8,6 +8,8 @@ import type { MessageDetail, PackInfo, Query, ReplyValues, RunInput, VerdictRow,
 export const SLICE_MESSAGES = 1000;
 export const SLICE_MS = 50;
 const PRETTY_REPORT_LIMIT = 10_000;
+/** Named sessions kept for validate-one; the least recently used is dropped beyond this. */
+export const MAX_NAMED_SESSIONS = 8;
 
 /** What the runner needs from where it runs: the worker scope, or a test. */
 export interface RunnerHost {
@@ -57,6 +59,7 @@ export class ValidationRunner {
   #engine: ValidationEngine | undefined;
   #batch: Batch | undefined;
   #cancelled = -1;
+  readonly #named = new Map<string, ValidationSession>();
 
   constructor(createEngine: () => ValidationEngine, host: RunnerHost) {
     this.#createEngine = createEngine;
@@ -94,8 +97,8 @@ export class ValidationRunner {
       case "detail":
         return this.#detail(query.index, query.override);
       case "validate-one":
-        // A fresh session: an edited or re-classified message is judged on its own.
-        return this.#ready.session().validateText(query.text, query.override);
+        // Unnamed, a fresh session: an edited or re-classified message is judged on its own.
+        return this.#sessionNamed(query.session).validateText(query.text, query.override);
       case "export":
         return this.#export();
       case "catalog":
@@ -103,6 +106,17 @@ export class ValidationRunner {
       case "check-schema":
         return this.#ready.compiler.checkDynamic(query.schema, query.value, query.pointer, query.draft);
     }
+  }
+
+  /** Queries are answered in the order they were posted, so a named session sees frames in order. */
+  #sessionNamed(name: string | undefined): ValidationSession {
+    if (name === undefined) return this.#ready.session();
+    let session = this.#named.get(name);
+    if (session) this.#named.delete(name);
+    else session = this.#ready.session();
+    this.#named.set(name, session);
+    if (this.#named.size > MAX_NAMED_SESSIONS) this.#named.delete(this.#named.keys().next().value!);
+    return session;
   }
 
   #detail(index: number, override: Override | undefined): MessageDetail {
