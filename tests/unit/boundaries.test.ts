@@ -10,12 +10,15 @@ async function rulesFiring(code: string, filePath: string): Promise<string[]> {
   return (result?.messages ?? []).map((m) => m.ruleId ?? `fatal: ${m.message}`);
 }
 
+/** The first lint builds the type-aware program: seconds on a busy 2-core machine, not a hang. */
+const LINT_TIMEOUT = { timeout: 30_000 };
+
 // Existing files are used as lint targets so type-aware rules find them in a tsconfig.
 const CORE_FILE = "src/core/wire/decode.ts";
 const CORE_NODE_FILE = "src/core/nats/node/tcp-connector.ts";
 const UI_FILE = "src/ui/app/theme.ts";
 
-describe("import boundaries are enforced by lint", () => {
+describe("import boundaries are enforced by lint", LINT_TIMEOUT, () => {
   it.each([
     ["Svelte in core", `import { mount } from "svelte";\nexport const m = mount;\n`, CORE_FILE],
     ["Monaco in core", `import * as monaco from "monaco-editor";\nexport const m = monaco;\n`, CORE_FILE],
@@ -47,7 +50,7 @@ describe("import boundaries are enforced by lint", () => {
   });
 });
 
-describe("one naming scheme is enforced by lint", () => {
+describe("one naming scheme is enforced by lint", LINT_TIMEOUT, () => {
   it.each([
     ["tools/eslint/CamelCase.ts", true],
     ["tools/eslint/snake_case.ts", true],
