@@ -161,6 +161,32 @@ describe("PackCompileError", () => {
   });
 });
 
+describe("SchemaCompiler.definitionClass", () => {
+  const shared = {
+    Name: { type: "string", pattern: "^[a-z]+$" },
+    Greeting: { type: "object", required: ["name"], properties: { name: { $ref: "#/definitions/Name" } } },
+  };
+
+  it("gives the same class to the same schema in two packs, and another to any change within reach", () => {
+    const compiler = new SchemaCompiler();
+    const a = brokenPack(shared, "test/a");
+    const b = brokenPack({ ...shared, Unrelated: { type: "null" } }, "test/b");
+    const c = brokenPack({ ...shared, Name: { type: "string" } }, "test/c");
+    expect(compiler.definitionClass(a, "Greeting")).toBe(compiler.definitionClass(b, "Greeting"));
+    expect(compiler.definitionClass(c, "Greeting")).not.toBe(compiler.definitionClass(a, "Greeting"));
+    expect(compiler.definitionClass(a, "Name")).not.toBe(compiler.definitionClass(a, "Greeting"));
+  });
+
+  it("tells drafts and format settings apart, and compares nothing that resolves other than by name", () => {
+    const compiler = new SchemaCompiler();
+    const a = brokenPack(shared, "test/a");
+    const formats = { ...brokenPack(shared, "test/formats"), assertFormats: true };
+    expect(compiler.definitionClass(formats, "Greeting")).not.toBe(compiler.definitionClass(a, "Greeting"));
+    const anchored = { Greeting: { ...shared.Greeting, $id: "https://patchbay.test/g.json" }, Name: shared.Name };
+    expect(compiler.definitionClass(brokenPack(anchored, "test/d"), "Greeting")).not.toBe(compiler.definitionClass(brokenPack(anchored, "test/e"), "Greeting"));
+  });
+});
+
 describe("SchemaCompiler.check modes", () => {
   const compiler = new SchemaCompiler();
 

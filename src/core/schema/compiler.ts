@@ -55,6 +55,44 @@ interface PackValidators {
   readonly full: Ajv;
   readonly fastFns: Map<string, ValidateFunction>;
   readonly fullFns: Map<string, ValidateFunction>;
+  readonly classes: Map<string, number>;
+}
+
+/** Keywords that change how references resolve: a definition using one is compared with no other. */
+const RESOLUTION_KEYWORDS: ReadonlySet<string> = new Set(["$id", "$anchor", "$dynamicRef", "$dynamicAnchor", "$recursiveRef", "$recursiveAnchor"]);
+
+/**
+ * A text that is equal for two pack definitions exactly when they are the same schema: the draft,
+ * whether formats assert, and every definition the `$ref`s reach, by name. Null when something in
+ * reach resolves other than by name in the document's own container.
+ */
+function definitionText(pack: SchemaPack, definition: string): string | null {
+  const container = pack.draft === "2020-12" ? "$defs" : "definitions";
+  const defs = pack.document[container] as Readonly<Record<string, unknown>> | undefined;
+  if (!defs) return null;
+  const prefix = `#/${container}/`;
+  const reached = new Map<string, unknown>();
+  const todo = [definition];
+  let portable = true;
+  const follow = (key: string, value: unknown): unknown => {
+    if (RESOLUTION_KEYWORDS.has(key)) portable = false;
+    else if (key === "$ref" && typeof value === "string") {
+      const name = value.startsWith(prefix) ? value.slice(prefix.length) : "";
+      if (name === "" || name.includes("/")) portable = false;
+      else todo.push(name.replaceAll("~1", "/").replaceAll("~0", "~"));
+    }
+    return value;
+  };
+  while (portable && todo.length > 0) {
+    const name = todo.pop()!;
+    if (reached.has(name)) continue;
+    if (!Object.hasOwn(defs, name)) return null;
+    reached.set(name, defs[name]);
+    JSON.stringify(defs[name], follow);
+  }
+  if (!portable) return null;
+  const named = [...reached].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return JSON.stringify([pack.draft, pack.assertFormats, named]);
 }
 
 const DYNAMIC_CACHE_LIMIT = 256;
@@ -81,7 +119,7 @@ export class SchemaCompiler {
       } catch (err) {
         throw new PackCompileError(pack.id, (err as Error).message);
       }
-      entry = { fast, full, fastFns: new Map(), fullFns: new Map() };
+      entry = { fast, full, fastFns: new Map(), fullFns: new Map(), classes: new Map() };
       this.#packs.set(pack.id, entry);
     }
     return entry;
@@ -106,6 +144,29 @@ export class SchemaCompiler {
     if (!fn) throw new PackCompileError(pack.id, `definition "${definition}" did not resolve`);
     cache.set(definition, fn);
     return fn;
+  }
+
+  readonly #classes = new Map<string, number>();
+  #nextClass = 0;
+
+  /**
+   * A number that two pack definitions share only when they are the same schema (see
+   * definitionText), so a value passes both or neither: one check answers for every version that
+   * kept a definition unchanged. Worked out once per definition.
+   */
+  definitionClass(pack: SchemaPack, definition: string): number {
+    const classes = this.#validators(pack).classes;
+    let found = classes.get(definition);
+    if (found === undefined) {
+      const text = definitionText(pack, definition);
+      found = text === null ? undefined : this.#classes.get(text);
+      if (found === undefined) {
+        found = this.#nextClass++;
+        if (text !== null) this.#classes.set(text, found);
+      }
+      classes.set(definition, found);
+    }
+    return found;
   }
 
   /** Compiles every kind's definition now, so a broken pack fails loudly and early. */

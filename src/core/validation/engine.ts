@@ -56,6 +56,17 @@ export class ValidationEngine {
   }
 
   readonly #sameKind = new Map<string, readonly (readonly [SchemaPack, MessageKind])[]>();
+  readonly #versionsOf = new WeakMap<MessageKind, readonly Version[]>();
+
+  /** versionsOfKind for a picked kind, by the kind object (no key to build per message), with each definition's class. */
+  versionsOf(family: string, kind: MessageKind): readonly Version[] {
+    let found = this.#versionsOf.get(kind);
+    if (!found) {
+      found = this.versionsOfKind(family, kind.id).map(([pack, k]) => ({ pack, kind: k, cls: this.compiler.definitionClass(pack, k.definition), out: [] }));
+      this.#versionsOf.set(kind, found);
+    }
+    return found;
+  }
 
   /** Every version of a family that has a kind with this id, oldest first, looked up once. */
   versionsOfKind(family: string, kindId: string): readonly (readonly [SchemaPack, MessageKind])[] {
@@ -99,6 +110,14 @@ function locateInValidJson(text: string, issues: readonly Issue[]): Issue[] {
     const { line, column } = positionAt(text, pointerStart(text, issue.pointer, atKey(issue) ? "key" : "value"));
     return placed(issue, line, column);
   });
+}
+
+/** One version of a kind, with its definition's class and the validIn lists already made, by bit mask of passing versions. */
+interface Version {
+  readonly pack: SchemaPack;
+  readonly kind: MessageKind;
+  readonly cls: number;
+  readonly out: (readonly string[] | undefined)[];
 }
 
 const NO_NOTES: readonly string[] = [];
@@ -207,21 +226,21 @@ export class ValidationSession {
       const why = override ? [`Nothing in ${override.packId} matches this value.`] : this.#reasons(value, raw);
       return { ...empty("unrecognised"), evidence: why, overridden: override !== undefined };
     }
-    const compiler = this.#engine.compiler;
+    this.#checked.length = 0;
     const top = candidates[0]!;
     let chosen: Candidate | undefined;
     let alternative: Candidate | undefined;
     const decisive = top.score >= DECISIVE_SCORE - 1e-9;
     for (const candidate of candidates) {
       if (decisive && outranked(top, candidate)) {
-        if (!alternative && compiler.isValid(candidate.pack, candidate.kind.definition, value)) alternative = candidate;
+        if (!alternative && this.#isValid(candidate, value)) alternative = candidate;
         continue;
       }
       if (catchAllBelow(top, candidate)) {
-        if (!alternative && compiler.isValid(candidate.pack, candidate.kind.definition, value)) alternative = candidate;
+        if (!alternative && this.#isValid(candidate, value)) alternative = candidate;
         continue;
       }
-      if (!compiler.isValid(candidate.pack, candidate.kind.definition, value)) continue;
+      if (!this.#isValid(candidate, value)) continue;
       // The epsilon keeps a candidate exactly SCORE_MARGIN below the top inside, despite rounding.
       if (top.score - candidate.score <= SCORE_MARGIN + 1e-9) chosen = candidate;
       else alternative ??= candidate;
@@ -273,15 +292,50 @@ export class ValidationSession {
     };
   }
 
-  /** With nothing to settle the version, every version whose definition of the kind the message passes. */
+  /** Definition classes checked for the current message and their answers, in pairs (class, 1 or 0). */
+  readonly #checked: number[] = [];
+
+  /** A candidate's first issue; one whose class already failed goes straight to the full check ("first" would check yes/no again). */
+  #firstIssue(c: Candidate, value: unknown): Issue | undefined {
+    const compiler = this.#engine.compiler;
+    const cls = compiler.definitionClass(c.pack, c.kind.definition);
+    const checked = this.#checked;
+    for (let i = 0; i < checked.length; i += 2) if (checked[i] === cls && checked[i + 1] === 0) return compiler.check(c.pack, c.kind.definition, value)[0];
+    return compiler.check(c.pack, c.kind.definition, value, "first")[0];
+  }
+
+  /** A candidate's yes/no check, remembered by definition class for #validIn. */
+  #isValid(candidate: Candidate, value: unknown): boolean {
+    const compiler = this.#engine.compiler;
+    const ok = compiler.isValid(candidate.pack, candidate.kind.definition, value);
+    this.#checked.push(compiler.definitionClass(candidate.pack, candidate.kind.definition), ok ? 1 : 0);
+    return ok;
+  }
+
+  /**
+   * With nothing to settle the version, every version whose definition of the kind the message
+   * passes. A definition class checked already (by the pick's loop, or an older version that kept
+   * the definition) is not checked again; the lists are shared by pattern of passing versions.
+   */
   #validIn(value: unknown, pick: Candidate, basis: VersionBasis): readonly string[] {
     if (basis !== "evidence") return [pick.pack.version];
-    const versions = this.#engine.versionsOfKind(pick.pack.family, pick.kind.id);
+    const versions = this.#engine.versionsOf(pick.pack.family, pick.kind);
     if (versions.length === 1) return [pick.pack.version];
     const compiler = this.#engine.compiler;
-    const out: string[] = [];
-    for (const [pack, kind] of versions) if (pack === pick.pack || compiler.isValid(pack, kind.definition, value)) out.push(pack.version);
-    return out;
+    const checked = this.#checked;
+    let mask = 0;
+    for (let v = 0; v < versions.length; v++) {
+      const { pack, kind, cls } = versions[v]!;
+      let ok: boolean | undefined = pack === pick.pack ? true : undefined;
+      for (let i = 0; ok === undefined && i < checked.length; i += 2) if (checked[i] === cls) ok = checked[i + 1] === 1;
+      if (ok === undefined) {
+        ok = compiler.isValid(pack, kind.definition, value);
+        checked.push(cls, ok ? 1 : 0);
+      }
+      if (ok) mask |= 1 << v;
+    }
+    const lists = versions[0]!.out;
+    return (lists[mask] ??= versions.filter((_, v) => (mask & (1 << v)) !== 0).map((v) => v.pack.version));
   }
 
   /**
@@ -355,7 +409,7 @@ export class ValidationSession {
       if (c === pick) continue;
       if (outcomes.length === EXPLAINED_CANDIDATES) break;
       const known = checked?.get(c);
-      const first = known ? known[0] : this.#engine.compiler.check(c.pack, c.kind.definition, value, "first")[0];
+      const first = known ? known[0] : this.#firstIssue(c, value);
       const label = `${c.kind.label} (${c.pack.label})`;
       outcomes.push(first ? { packId: c.pack.id, kindId: c.kind.id, label, valid: false, firstIssue: first } : { packId: c.pack.id, kindId: c.kind.id, label, valid: true });
     }

@@ -17,17 +17,30 @@ export function jsonRpcShape(value: unknown): JsonRpcShape | null {
   return isJsonObject(value) && "jsonrpc" in value ? readShape(value) : null;
 }
 
-/** The shape from the members alone, whatever `jsonrpc` says. */
+/**
+ * Which shape the members alone make, whatever `jsonrpc` says. The rules, run on every message,
+ * need only this, so it builds nothing.
+ */
+function shapeKind(value: Record<string, unknown>): JsonRpcShape["kind"] | null {
+  if (typeof value.method === "string") return "id" in value ? "request" : "notification";
+  if ("error" in value) return "error";
+  return "result" in value ? "result" : null;
+}
+
 function readShape(value: Record<string, unknown>): JsonRpcShape | null {
-  if (typeof value.method === "string") {
-    return "id" in value ? { kind: "request", method: value.method, id: value.id } : { kind: "notification", method: value.method };
+  const method = value.method as string;
+  switch (shapeKind(value)) {
+    case "request":
+      return { kind: "request", method, id: value.id };
+    case "notification":
+      return { kind: "notification", method };
+    case "error":
+      return { kind: "error", id: value.id, code: isJsonObject(value.error) ? value.error.code : undefined };
+    case "result":
+      return { kind: "result", id: value.id };
+    default:
+      return null;
   }
-  if ("error" in value) {
-    const code = isJsonObject(value.error) ? value.error.code : undefined;
-    return { kind: "error", id: value.id, code };
-  }
-  if ("result" in value) return { kind: "result", id: value.id };
-  return null;
 }
 
 function rule(pointer: string, rule: string, message: string): Issue {
@@ -62,18 +75,18 @@ export function jsonRpcRules(value: unknown): Issue[] {
   if (value.jsonrpc !== "2.0") {
     issues.push(rule("/jsonrpc", "jsonrpc.version", `"jsonrpc" must be exactly "2.0", not ${describe(value.jsonrpc)}.`));
   }
-  const shape = readShape(value);
-  if (!shape) {
+  const kind = shapeKind(value);
+  if (!kind) {
     issues.push(rule("", "jsonrpc.shape", "A JSON-RPC message needs a method (request or notification), or a result or error (response)."));
     return issues;
   }
-  if (shape.kind === "request") {
-    const problem = idIssue(shape.id, false);
+  if (kind === "request") {
+    const problem = idIssue(value.id, false);
     if (problem) issues.push(problem);
-  } else if (shape.kind === "result" || shape.kind === "error") {
+  } else if (kind === "result" || kind === "error") {
     if (!("id" in value)) issues.push(rule("", "jsonrpc.id", "A response must carry the id of the request it answers."));
     else {
-      const problem = idIssue(value.id, shape.kind === "error");
+      const problem = idIssue(value.id, kind === "error");
       if (problem) issues.push(problem);
     }
     if ("result" in value && "error" in value) {
@@ -81,7 +94,7 @@ export function jsonRpcRules(value: unknown): Issue[] {
     }
     if ("method" in value) issues.push(rule("/method", "jsonrpc.response-method", "A response must not carry a method."));
   }
-  if (shape.kind === "error") issues.push(...errorObjectRules(value.error));
+  if (kind === "error") issues.push(...errorObjectRules(value.error));
   return issues;
 }
 
