@@ -388,14 +388,8 @@ function packNamed(packs: readonly SchemaPack[], version: unknown): SchemaPack |
 /** Why a would-be mutant is not an error per the schemas; each is counted and listed. */
 export type ExclusionRule = "own schema accepts it" | "any type allowed" | "another valid message" | "named version accepts it" | "id matches a wildcard kind";
 
-interface Draft {
-  readonly cls: MutationClass;
-  readonly label: string;
-  readonly field: string;
-  readonly pointers: readonly string[];
-  readonly parent?: { readonly pointer: string; readonly member: string };
-  readonly value: unknown;
-}
+/** A mutant before it is tied to its seed. */
+type Draft = Omit<Mutant, "seed">;
 
 type Reason = { readonly rule: ExclusionRule; readonly detail: string } | null;
 type Keep = (draft: Draft, reason: Reason) => void;

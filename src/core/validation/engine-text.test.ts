@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { SchemaCompiler } from "../schema/compiler.ts";
-import { locateIssues, ValidationEngine } from "./engine.ts";
+import { ValidationEngine } from "./engine.ts";
+import { locateIssues } from "./locate-issues.ts";
 import { candidate, D2020_PACK, D7_PACK, fakeFamily, ruleIssue, type FakeFamily } from "./test-packs.ts";
 import type { Issue } from "./types.ts";
 

@@ -1,5 +1,6 @@
-import { JsonLocator, parseJsonText, pointerStart, positionAt } from "../json/index.ts";
+import { parseJsonText } from "../json/index.ts";
 import { SchemaCompiler } from "../schema/compiler.ts";
+import { locateInValidJson, locateIssues } from "./locate-issues.ts";
 import type {
   Candidate,
   CandidateOutcome,
@@ -55,61 +56,21 @@ export class ValidationEngine {
     return new ValidationSession(this, options);
   }
 
-  readonly #sameKind = new Map<string, readonly (readonly [SchemaPack, MessageKind])[]>();
   readonly #versionsOf = new WeakMap<MessageKind, readonly Version[]>();
 
-  /** versionsOfKind for a picked kind, by the kind object (no key to build per message), with each definition's class. */
+  /** Every version of the family with a kind of this one's id, oldest first, with each definition's class; by kind object, so no key is built per message. */
   versionsOf(family: string, kind: MessageKind): readonly Version[] {
     let found = this.#versionsOf.get(kind);
     if (!found) {
-      found = this.versionsOfKind(family, kind.id).map(([pack, k]) => ({ pack, kind: k, cls: this.compiler.definitionClass(pack, k.definition), out: [] }));
+      const packs = this.families.find((f) => f.family === family)?.packs ?? [];
+      found = packs.flatMap((pack) => {
+        const same = pack.kinds.find((k) => k.id === kind.id);
+        return same ? [{ pack, kind: same, cls: this.compiler.definitionClass(pack, same.definition), out: [] }] : [];
+      });
       this.#versionsOf.set(kind, found);
     }
     return found;
   }
-
-  /** Every version of a family that has a kind with this id, oldest first, looked up once. */
-  versionsOfKind(family: string, kindId: string): readonly (readonly [SchemaPack, MessageKind])[] {
-    const key = `${family} ${kindId}`;
-    let found = this.#sameKind.get(key);
-    if (!found) {
-      const packs = this.families.find((f) => f.family === family)?.packs ?? [];
-      found = packs.flatMap((pack) => {
-        const kind = pack.kinds.find((k) => k.id === kindId);
-        return kind ? [[pack, kind] as const] : [];
-      });
-      this.#sameKind.set(key, found);
-    }
-    return found;
-  }
-}
-
-/** An unexpected member is shown at its key, every other problem at the value. */
-const atKey = (issue: Issue): boolean => issue.keyword === "additionalProperties" || issue.keyword === "unevaluatedProperties";
-
-/** The issue with its position. Not `{ ...issue, line, column }`: V8 takes a slow path there (about 1 µs an issue, measured). */
-function placed(issue: Issue, line: number, column: number): Issue {
-  return Object.assign({}, issue, { line, column });
-}
-
-/** Adds line and column to issues, scanning the text once; the text may be malformed. */
-export function locateIssues(text: string, issues: readonly Issue[]): Issue[] {
-  if (issues.length === 0) return [];
-  const locator = new JsonLocator(text);
-  return issues.map((issue) => {
-    if (issue.line !== undefined) return issue;
-    const at = locator.locate(issue.pointer, atKey(issue) ? { target: "key" } : {});
-    return placed(issue, at.line, at.column);
-  });
-}
-
-/** The same for text JSON.parse accepted: each pointer is found by skipping to it, with no tree built. */
-function locateInValidJson(text: string, issues: readonly Issue[]): Issue[] {
-  return issues.map((issue) => {
-    if (issue.line !== undefined) return issue;
-    const { line, column } = positionAt(text, pointerStart(text, issue.pointer, atKey(issue) ? "key" : "value"));
-    return placed(issue, line, column);
-  });
 }
 
 /** One version of a kind, with its definition's class and the validIn lists already made, by bit mask of passing versions. */

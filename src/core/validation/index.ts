@@ -1,7 +1,8 @@
 export { topLevelElements } from "./array-split.ts";
 export { MAX_MESSAGE_CHARS, splitInput } from "./batch-input.ts";
 export type { BatchItem, InputFormat, SplitInput } from "./batch-input.ts";
-export { locateIssues, RECOGNITION_FLOOR, SCORE_MARGIN, ValidationEngine, ValidationSession } from "./engine.ts";
+export { RECOGNITION_FLOOR, SCORE_MARGIN, ValidationEngine, ValidationSession } from "./engine.ts";
+export { locateIssues } from "./locate-issues.ts";
 export { jsonRpcRules, jsonRpcShape } from "./json-rpc.ts";
 export type { JsonRpcShape } from "./json-rpc.ts";
 export {
