@@ -8,7 +8,8 @@ import type { Readable, Writable } from "node:stream";
 import { pathToFileURL } from "node:url";
 import { ConfigError, parseStartConfig } from "./config.ts";
 import { runStart } from "./cli/start.ts";
-import { COMING_COMMANDS, MAIN_USAGE, SERVE_USAGE, START_USAGE, VALIDATE_USAGE } from "./cli/usage.ts";
+import { entryPath, programName } from "./cli/program.ts";
+import { COMING_COMMANDS, mainUsage, serveUsage, startUsage, validateUsage } from "./cli/usage.ts";
 import { lineLogger, type LogLevel } from "./log.ts";
 import type { NatsServerOptions } from "./nats/managed-nats.ts";
 import { findPackageRoot } from "./paths.ts";
@@ -28,6 +29,8 @@ export interface CliIo {
   readonly stdin?: () => Promise<string>;
   /** The MCP streams of `serve --stdio`; the process's stdin and stdout by default. */
   readonly stdio?: { readonly input: Readable; readonly output: Writable };
+  /** How help texts name this command (see program.ts); worked out from the process by default. */
+  readonly program: string;
 }
 
 const HELP = new Set(["-h", "--help"]);
@@ -40,6 +43,7 @@ function defaultIo(): CliIo {
     cwd: process.cwd(),
     home: homedir(),
     stdin: readStdin,
+    program: programName(process.argv[1], process.cwd()),
   };
 }
 
@@ -51,7 +55,7 @@ async function readStdin(): Promise<string> {
 
 async function validate(args: readonly string[], io: CliIo): Promise<number> {
   if (args.some((a) => HELP.has(a))) {
-    io.stdout(VALIDATE_USAGE);
+    io.stdout(validateUsage(io.program));
     return 0;
   }
   // The schema packs load only for this command, not for `start`.
@@ -60,7 +64,7 @@ async function validate(args: readonly string[], io: CliIo): Promise<number> {
     const parsed = parseValidateArgs(args);
     return await runValidate(parsed, { stdout: io.stdout, stderr: io.stderr, cwd: io.cwd, now: Date.now, ...(io.stdin && { stdin: io.stdin }) });
   } catch (err) {
-    if (err instanceof ValidateUsageError) return usageError(io, "patchbay validate", err.message, "patchbay validate --help");
+    if (err instanceof ValidateUsageError) return usageError(io, "patchbay validate", err.message, `${io.program} validate --help`);
     throw err;
   }
 }
@@ -72,7 +76,7 @@ function logLevel(io: CliIo): LogLevel {
 
 async function serve(args: readonly string[], io: CliIo): Promise<number> {
   if (args.some((a) => HELP.has(a))) {
-    io.stdout(SERVE_USAGE);
+    io.stdout(serveUsage(io.program, entryPath(process.argv[1])));
     return 0;
   }
   // The MCP SDK and ajv load only for this command, not for `start`.
@@ -81,7 +85,7 @@ async function serve(args: readonly string[], io: CliIo): Promise<number> {
   try {
     parsed = parseServeArgs(args);
   } catch (err) {
-    if (err instanceof ServeUsageError) return usageError(io, "patchbay serve", err.message, "patchbay serve --help");
+    if (err instanceof ServeUsageError) return usageError(io, "patchbay serve", err.message, `${io.program} serve --help`);
     throw err;
   }
   // Logs go to stderr: with --stdio, stdout carries MCP messages only.
@@ -103,7 +107,7 @@ function usageError(io: CliIo, scope: string, message: string, help: string): nu
 }
 
 function notYet(io: CliIo, command: string): number {
-  return usageError(io, "patchbay", `'${command}' is not available yet (it is coming in a later release)`, "patchbay --help");
+  return usageError(io, "patchbay", `'${command}' is not available yet (it is coming in a later release)`, `${io.program} --help`);
 }
 
 /** Wire SIGINT/SIGTERM to an AbortSignal for the duration of `run`. */
@@ -122,14 +126,14 @@ async function withProcessSignals(run: (signal: AbortSignal) => Promise<number>)
 
 async function start(args: readonly string[], io: CliIo): Promise<number> {
   if (args.some((a) => HELP.has(a))) {
-    io.stdout(START_USAGE);
+    io.stdout(startUsage(io.program));
     return 0;
   }
   let config;
   try {
     config = parseStartConfig(args, { env: io.env, home: io.home, cwd: io.cwd, packageRoot: findPackageRoot });
   } catch (err) {
-    if (err instanceof ConfigError) return usageError(io, "patchbay start", err.message, "patchbay start --help");
+    if (err instanceof ConfigError) return usageError(io, "patchbay start", err.message, `${io.program} start --help`);
     throw err;
   }
   const logger = lineLogger(io.stderr, logLevel(io));
@@ -148,7 +152,7 @@ async function start(args: readonly string[], io: CliIo): Promise<number> {
 async function dispatch(argv: readonly string[], io: CliIo): Promise<number> {
   const [command, ...rest] = argv;
   if (command === undefined || HELP.has(command)) {
-    io.stdout(MAIN_USAGE);
+    io.stdout(mainUsage(io.program));
     return 0;
   }
   if (command === "-v" || command === "--version") {
@@ -157,20 +161,20 @@ async function dispatch(argv: readonly string[], io: CliIo): Promise<number> {
   }
   if (command === "help") {
     const topic = rest[0];
-    if (topic === undefined) io.stdout(MAIN_USAGE);
-    else if (topic === "start") io.stdout(START_USAGE);
-    else if (topic === "validate") io.stdout(VALIDATE_USAGE);
-    else if (topic === "serve") io.stdout(SERVE_USAGE);
+    if (topic === undefined) io.stdout(mainUsage(io.program));
+    else if (topic === "start") io.stdout(startUsage(io.program));
+    else if (topic === "validate") io.stdout(validateUsage(io.program));
+    else if (topic === "serve") io.stdout(serveUsage(io.program, entryPath(process.argv[1])));
     else if ((COMING_COMMANDS as readonly string[]).includes(topic)) return notYet(io, topic);
-    else return usageError(io, "patchbay", `unknown command '${topic}'`, "patchbay --help");
+    else return usageError(io, "patchbay", `unknown command '${topic}'`, `${io.program} --help`);
     return 0;
   }
   if (command === "start") return start(rest, io);
   if (command === "validate") return validate(rest, io);
   if (command === "serve") return serve(rest, io);
   if ((COMING_COMMANDS as readonly string[]).includes(command)) return notYet(io, command);
-  if (command.startsWith("-")) return usageError(io, "patchbay", `unknown option '${command}'`, "patchbay --help");
-  return usageError(io, "patchbay", `unknown command '${command}'`, "patchbay --help");
+  if (command.startsWith("-")) return usageError(io, "patchbay", `unknown option '${command}'`, `${io.program} --help`);
+  return usageError(io, "patchbay", `unknown command '${command}'`, `${io.program} --help`);
 }
 
 /**
@@ -178,7 +182,8 @@ async function dispatch(argv: readonly string[], io: CliIo): Promise<number> {
  * and also sets `process.exitCode`.
  */
 export async function main(argv: readonly string[], io?: Partial<CliIo>): Promise<number> {
-  const full: CliIo = { ...defaultIo(), ...io };
+  const base = defaultIo();
+  const full: CliIo = { ...base, ...io, program: io?.program ?? (io?.cwd ? programName(process.argv[1], io.cwd) : base.program) };
   let code: number;
   try {
     code = await dispatch(argv, full);

@@ -20,3 +20,8 @@ export function findPackageRoot(fromUrl: string = import.meta.url): string {
     dir = parent;
   }
 }
+
+/** The absolute path of bin/patchbay.mjs, the command this clone runs as. */
+export function binPath(root: string = findPackageRoot()): string {
+  return join(root, "bin", "patchbay.mjs");
+}

@@ -4,8 +4,8 @@ import { DEFAULT_SERVE_PORT } from "../serving/start-options.ts";
 /** Commands announced for later releases; named in help but refused when run. */
 export const COMING_COMMANDS = ["run"] as const;
 
-/** `patchbay --help`. */
-export const MAIN_USAGE = `Usage: patchbay <command> [options]
+/** `patchbay --help`; `prog` is how this command is run here (see program.ts). */
+export const mainUsage = (prog: string): string => `Usage: ${prog} <command> [options]
 
 Patchbay is a browser-based developer console for MCP and A2A (over HTTP and NATS).
 
@@ -21,11 +21,11 @@ Options:
   -h, --help     Show this help
   -v, --version  Print the version
 
-Run 'patchbay <command> --help' for the options of a command.
+Run '${prog} <command> --help' for the options of a command.
 `;
 
 /** `patchbay start --help`. */
-export const START_USAGE = `Usage: patchbay start [options]
+export const startUsage = (prog: string): string => `Usage: ${prog} start [options]
 
 Starts Patchbay's backend on 127.0.0.1, serves the web console and prints the URL carrying
 this launch's access token. Unless NATS_URL or --no-nats is given it also starts a private
@@ -48,7 +48,7 @@ Options:
 `;
 
 /** `patchbay validate --help`. */
-export const VALIDATE_USAGE = `Usage: patchbay validate [options] <file>...
+export const validateUsage = (prog: string): string => `Usage: ${prog} validate [options] <file>...
 
 Classifies every message in the files (MCP, A2A over HTTP v0.1 to v1.0, fisk-ai Gen 1 and
 Gen 2), validates it against the schema of its protocol version, and prints one line per
@@ -77,7 +77,8 @@ Options:
 `;
 
 /** `patchbay serve --help`. */
-export const SERVE_USAGE = `Usage: patchbay serve (--stdio | --http) [options] [toolkit]
+/** `bin` is the absolute path of bin/patchbay.mjs, which a client that starts Patchbay needs. */
+export const serveUsage = (prog: string, bin: string): string => `Usage: ${prog} serve (--stdio | --http) [options] [toolkit]
 
 Serves a toolkit's tools to MCP clients. The toolkit is a JSON or YAML file
 (format "patchbay.toolkit") or a toolkit saved from the console, as found in the workspace
@@ -90,10 +91,9 @@ client for approval first (see --confirm); ai:deny tools are never served.
   --http     Streamable HTTP at http://127.0.0.1:<port>/mcp, for the MCP Inspector's URL
              form and other clients on this machine. Ctrl-C stops it.
 
-Claude Desktop (claude_desktop_config.json), with Patchbay installed or cloned and built once:
-  { "mcpServers": { "patchbay": { "command": "npx", "args": ["patchbay", "serve", "--stdio"] } } }
-  { "mcpServers": { "patchbay": { "command": "node", "args": ["/path/to/patchbay/bin/patchbay.mjs", "serve", "--stdio"] } } }
-MCP Inspector: run 'patchbay serve --http', choose Streamable HTTP, paste the printed URL.
+Claude Desktop (claude_desktop_config.json), this clone's command:
+  { "mcpServers": { "patchbay": { "command": "node", "args": [${JSON.stringify(bin)}, "serve", "--stdio"] } } }
+MCP Inspector: run '${prog} serve --http', choose Streamable HTTP, paste the printed URL.
 
 Options:
   --port <n>               Port for --http (default ${DEFAULT_SERVE_PORT}; 0 picks a free port)

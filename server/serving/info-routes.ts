@@ -8,7 +8,7 @@ import { join, resolve } from "node:path";
 import { documentNameProblem } from "../../src/core/persist/names.ts";
 import { HttpError } from "../http/errors.ts";
 import type { Route } from "../http/router.ts";
-import { findPackageRoot } from "../paths.ts";
+import { binPath } from "../paths.ts";
 
 export interface ServeInfo {
   readonly stdio: { readonly command: string; readonly args: readonly string[] };
@@ -44,7 +44,7 @@ export function serveInfoRoutes(options: ServeInfoOptions): Route[] {
         const problem = name === "" ? null : documentNameProblem(name);
         if (problem !== null) throw new HttpError(400, "bad_query", `"toolkit" must name a saved toolkit: ${problem}`);
         const saved = name === "" ? undefined : join(workspace, "toolkits", `${name}.json`);
-        bin ??= join(findPackageRoot(), "bin", "patchbay.mjs");
+        bin ??= binPath();
         const args = [bin, "serve", "--stdio", ...(saved !== undefined && (await isFile(saved)) ? [saved] : [])];
         const body: ServeInfo = { stdio: { command: options.execPath ?? process.execPath, args }, workspace };
         return { status: 200, body };

@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { MAIN_USAGE, START_USAGE } from "../../server/cli/usage.ts";
+import { mainUsage, startUsage } from "../../server/cli/usage.ts";
+
+/** How the help names the command when run from the clone's root, as these tests are. */
+const PROG = "node bin/patchbay.mjs";
+const MAIN_USAGE = mainUsage(PROG);
+const START_USAGE = startUsage(PROG);
 import { runCli } from "../helpers/http-client.ts";
 
 async function run(...args: string[]) {
@@ -49,16 +54,16 @@ describe("help", () => {
 
 describe("bad arguments exit 2 with one line and a usage hint", () => {
   it.each([
-    [["frobnicate"], "patchbay: unknown command 'frobnicate'. Run 'patchbay --help' for usage."],
-    [["--frob"], "patchbay: unknown option '--frob'. Run 'patchbay --help' for usage."],
-    [["help", "nope"], "patchbay: unknown command 'nope'. Run 'patchbay --help' for usage."],
-    [["serve", "x"], "patchbay serve: choose --stdio (for Claude Desktop and other clients that start Patchbay) or --http (for the MCP Inspector's URL form). Run 'patchbay serve --help' for usage."],
-    [["help", "run"], "patchbay: 'run' is not available yet (it is coming in a later release). Run 'patchbay --help' for usage."],
-    [["start", "--frob"], "patchbay start: unknown option '--frob'. Run 'patchbay start --help' for usage."],
-    [["start", "extra"], "patchbay start: unexpected argument 'extra'. Run 'patchbay start --help' for usage."],
-    [["start", "--port"], "patchbay start: --port needs a value. Run 'patchbay start --help' for usage."],
-    [["start", "--port", "http"], `patchbay start: --port must be a port number from 0 to 65535, got "http". Run 'patchbay start --help' for usage.`],
-    [["start", "--no-nats=yes"], "patchbay start: --no-nats takes no value. Run 'patchbay start --help' for usage."],
+    [["frobnicate"], "patchbay: unknown command 'frobnicate'. Run 'node bin/patchbay.mjs --help' for usage."],
+    [["--frob"], "patchbay: unknown option '--frob'. Run 'node bin/patchbay.mjs --help' for usage."],
+    [["help", "nope"], "patchbay: unknown command 'nope'. Run 'node bin/patchbay.mjs --help' for usage."],
+    [["serve", "x"], "patchbay serve: choose --stdio (for Claude Desktop and other clients that start Patchbay) or --http (for the MCP Inspector's URL form). Run 'node bin/patchbay.mjs serve --help' for usage."],
+    [["help", "run"], "patchbay: 'run' is not available yet (it is coming in a later release). Run 'node bin/patchbay.mjs --help' for usage."],
+    [["start", "--frob"], "patchbay start: unknown option '--frob'. Run 'node bin/patchbay.mjs start --help' for usage."],
+    [["start", "extra"], "patchbay start: unexpected argument 'extra'. Run 'node bin/patchbay.mjs start --help' for usage."],
+    [["start", "--port"], "patchbay start: --port needs a value. Run 'node bin/patchbay.mjs start --help' for usage."],
+    [["start", "--port", "http"], `patchbay start: --port must be a port number from 0 to 65535, got "http". Run 'node bin/patchbay.mjs start --help' for usage.`],
+    [["start", "--no-nats=yes"], "patchbay start: --no-nats takes no value. Run 'node bin/patchbay.mjs start --help' for usage."],
   ])("%j", async (args, line) => {
     const { code, out, err } = await run(...args);
     expect(code).toBe(2);

@@ -66,10 +66,10 @@ describe("the built CLI (dist/server/cli.js) as a real process", () => {
   it("prints help and exits 0; a bad command exits 2", async () => {
     const help = run(["--help"]);
     expect((await help.exit).code).toBe(0);
-    expect(help.stdout).toMatch(/^Usage: patchbay <command>/);
+    expect(help.stdout).toMatch(/^Usage: node bin\/patchbay\.mjs <command>/);
     const bad = run(["bogus"]);
     expect((await bad.exit).code).toBe(2);
-    expect(bad.stderr).toBe("patchbay: unknown command 'bogus'. Run 'patchbay --help' for usage.\n");
+    expect(bad.stderr).toBe("patchbay: unknown command 'bogus'. Run 'node bin/patchbay.mjs --help' for usage.\n");
   });
 
   it.each(["SIGTERM", "SIGINT"] as const)("serves, then on %s stops the server and its nats-server and exits 0", async (signal) => {

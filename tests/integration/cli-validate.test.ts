@@ -2,7 +2,8 @@ import { mkdtemp, mkdir, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { VALIDATE_USAGE } from "../../server/cli/usage.ts";
+import { binPath } from "../../server/paths.ts";
+import { validateUsage } from "../../server/cli/usage.ts";
 import type { ValidationReport } from "../../src/core/validation/index.ts";
 import { runCli } from "../helpers/http-client.ts";
 
@@ -182,6 +183,7 @@ describe("patchbay validate", () => {
   it("prints its usage for --help", async () => {
     const { code, out } = await run(["--help"]);
     expect(code).toBe(0);
-    expect(out).toBe(VALIDATE_USAGE);
+    // Run from a folder outside the clone, the help names bin/patchbay.mjs by its absolute path.
+    expect(out).toBe(validateUsage(`node ${binPath()}`));
   });
 });
