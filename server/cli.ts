@@ -9,7 +9,7 @@ import { pathToFileURL } from "node:url";
 import { ConfigError, parseStartConfig } from "./config.ts";
 import { runStart } from "./cli/start.ts";
 import { entryPath, programName } from "./cli/program.ts";
-import { COMING_COMMANDS, mainUsage, serveUsage, startUsage, validateUsage } from "./cli/usage.ts";
+import { callUsage, COMING_COMMANDS, mainUsage, serveUsage, startUsage, validateUsage } from "./cli/usage.ts";
 import { lineLogger, type LogLevel } from "./log.ts";
 import type { NatsServerOptions } from "./nats/managed-nats.ts";
 import { findPackageRoot } from "./paths.ts";
@@ -67,6 +67,26 @@ async function validate(args: readonly string[], io: CliIo): Promise<number> {
     if (err instanceof ValidateUsageError) return usageError(io, "patchbay validate", err.message, `${io.program} validate --help`);
     throw err;
   }
+}
+
+async function call(args: readonly string[], io: CliIo): Promise<number> {
+  const [target, ...rest] = args;
+  if (target === undefined || HELP.has(target) || rest.some((a) => HELP.has(a))) {
+    io.stdout(callUsage(io.program));
+    return 0;
+  }
+  if (target === "mcp" || target === "nats") return usageError(io, "patchbay call", `'call ${target}' is not available yet (it is coming in a later release); 'call a2a' is`, `${io.program} call --help`);
+  if (target !== "a2a") return usageError(io, "patchbay call", `unknown protocol '${target}' (call a2a)`, `${io.program} call --help`);
+  const { CallUsageError, parseCallA2aArgs, runCallA2a } = await import("./cli/call-a2a.ts");
+  let parsed;
+  try {
+    parsed = parseCallA2aArgs(rest);
+  } catch (err) {
+    if (err instanceof CallUsageError) return usageError(io, "patchbay call a2a", err.message, `${io.program} call --help`);
+    throw err;
+  }
+  const run = (signal: AbortSignal) => runCallA2a(parsed, { stdout: io.stdout, stderr: io.stderr, env: io.env, signal });
+  return io.signal ? run(io.signal) : withProcessSignals(run);
 }
 
 function logLevel(io: CliIo): LogLevel {
@@ -165,6 +185,7 @@ async function dispatch(argv: readonly string[], io: CliIo): Promise<number> {
     else if (topic === "start") io.stdout(startUsage(io.program));
     else if (topic === "validate") io.stdout(validateUsage(io.program));
     else if (topic === "serve") io.stdout(serveUsage(io.program, entryPath(process.argv[1])));
+    else if (topic === "call") io.stdout(callUsage(io.program));
     else if ((COMING_COMMANDS as readonly string[]).includes(topic)) return notYet(io, topic);
     else return usageError(io, "patchbay", `unknown command '${topic}'`, `${io.program} --help`);
     return 0;
@@ -172,6 +193,7 @@ async function dispatch(argv: readonly string[], io: CliIo): Promise<number> {
   if (command === "start") return start(rest, io);
   if (command === "validate") return validate(rest, io);
   if (command === "serve") return serve(rest, io);
+  if (command === "call") return call(rest, io);
   if ((COMING_COMMANDS as readonly string[]).includes(command)) return notYet(io, command);
   if (command.startsWith("-")) return usageError(io, "patchbay", `unknown option '${command}'`, `${io.program} --help`);
   return usageError(io, "patchbay", `unknown command '${command}'`, `${io.program} --help`);

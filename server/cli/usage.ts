@@ -13,6 +13,7 @@ Commands:
   start          Start the local backend and web console (what 'npm start' runs)
   validate       Classify and validate captured MCP, A2A and fisk-ai messages
   serve          Serve a toolkit (or the demo agent) to MCP clients over stdio or HTTP
+  call a2a       Send one message to an A2A agent over HTTP and print its answer
   help [command] Show help for a command
 
 Coming in later releases, not available yet: ${COMING_COMMANDS.join(", ")}.
@@ -107,4 +108,30 @@ Options:
   --fixtures, --no-fixtures
                            Serve the conformance fixtures too (default: only with the demo agent)
   -h, --help               Show this help
+`;
+
+/** `patchbay call --help`. */
+export const callUsage = (prog: string): string => `Usage: ${prog} call a2a [options] <card-or-base-url> <text>
+
+Sends one message to an A2A agent over HTTP and prints its answer: the agent's direct message,
+or the task's final state and artifacts. The agent is its base URL (the card is looked for at
+/.well-known/agent-card.json, then /.well-known/agent.json) or the card's own URL. The dialect
+(v0.1 "Google A2A", v0.2, v0.3, v1.0) and the binding come from the card unless chosen.
+Exits 0 on a completed task or a direct message; 1 when the task failed, was rejected or
+canceled, needs input, or the agent could not be reached or answered in time; 2 on a usage
+error. The card and the interface used are named on stderr.
+
+Options:
+  --a2a-version <v>        Talk this dialect: 0.1, 0.2, 0.3 or 1.0 (an interface the card offers)
+  --binding <b>            jsonrpc or rest (HTTP+JSON, v0.3 and v1.0)
+  --stream                 Stream the answer and print each event as it arrives
+  --json                   Print the agent's raw JSON frames, one per line
+  -H, --header 'N: v'      Send this header with every request (repeatable)
+  --bearer <token>         Send Authorization: Bearer <token>
+  --no-version-header      Leave A2A-Version out (the agent must then assume 0.3)
+  --send-version-header    Send A2A-Version to an older dialect too
+  --timeout <ms>           Time limit for the answer's headers and between events (default 120000)
+  -h, --help               Show this help
+
+MCP and NATS calls (call mcp, call nats) are coming in a later release.
 `;

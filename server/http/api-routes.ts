@@ -5,6 +5,7 @@ import { DOCUMENT_KINDS, type DocumentKind, type DocumentStore } from "../../src
 import { assertDocumentName, isDocumentKind } from "../../src/core/persist/names.ts";
 import type { RelaySessions } from "../mcp/relay-sessions.ts";
 import { mcpRoutes } from "../mcp/routes.ts";
+import { httpRelayRoutes } from "../relay/http-relay-route.ts";
 import { serveRoutes } from "../serving/routes.ts";
 import { serveInfoRoutes } from "../serving/info-routes.ts";
 import type { McpServeManager } from "../serving/serve-manager.ts";
@@ -108,6 +109,7 @@ export function apiRoutes(deps: ApiDeps): Route[] {
       },
     },
     ...(deps.mcp ? mcpRoutes(deps.mcp) : []),
+    ...httpRelayRoutes(),
     ...(deps.serve ? [...serveRoutes(deps.serve), ...serveInfoRoutes({ workspace: () => deps.status().workspace })] : []),
     ...(deps.natsServe ? natsServeRoutes(deps.natsServe) : []),
   ];

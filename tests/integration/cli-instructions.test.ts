@@ -10,7 +10,7 @@ import { binPath, findPackageRoot } from "../../server/paths.ts";
 import { runCli } from "../helpers/http-client.ts";
 
 const NPX = /npx\s+(?:-y\s+|--yes\s+)?patchbay\b|"command"\s*:\s*"npx"/;
-const TOPICS = [[], ["start"], ["validate"], ["serve"]];
+const TOPICS = [[], ["start"], ["validate"], ["serve"], ["call"]];
 
 async function help(topic: readonly string[], cwd: string): Promise<string> {
   const cli = runCli(["help", ...topic], {}, { cwd });

@@ -1,0 +1,102 @@
+/**
+ * One message to an agent, from its card or base URL to its answer: fetch the card, choose the
+ * interface (a dialect and binding asked for, or the card's preferred one Patchbay speaks), send,
+ * follow the stream, and say how it ended. The command line's `call a2a` is this, and so are
+ * the workbench's quick sends.
+ */
+import { fetchAgentCard, type CardAttempt, type FetchedCard } from "./card-fetch.ts";
+import type { CardInterface } from "./card.ts";
+import type { Binding, Dialect } from "./dialect.ts";
+import { exchange, type AnswerFrame, type ExchangeLimits, type ExchangePorts, type ExchangeResult } from "./exchange.ts";
+import { buildRequest, type HeaderOptions, type RequestTarget } from "./requests.ts";
+import type { TaskRecord } from "./task-fold.ts";
+import { isTerminal } from "./task-state.ts";
+
+export interface OneShotInput {
+  readonly card: string;
+  readonly text: string;
+  readonly dialect?: Dialect;
+  readonly binding?: Binding;
+  readonly stream?: boolean;
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly versionHeader?: HeaderOptions["versionHeader"];
+  readonly limits?: ExchangeLimits;
+  readonly signal?: AbortSignal;
+  readonly onFrame?: (frame: AnswerFrame) => void;
+  /** The card was read and an interface chosen, before the message goes out. */
+  readonly onTarget?: (card: FetchedCard, target: RequestTarget) => void;
+  /** New ids: message ids, and v0.1's client-chosen task id. */
+  readonly newId: () => string;
+}
+
+export type OneShotOutcome =
+  | { readonly ok: true; readonly kind: "message"; readonly text: string }
+  | { readonly ok: true; readonly kind: "task"; readonly task: TaskRecord }
+  | { readonly ok: false; readonly reason: string; readonly task?: TaskRecord };
+
+export interface OneShotResult {
+  readonly attempts: readonly CardAttempt[];
+  readonly card?: FetchedCard;
+  readonly target?: RequestTarget;
+  readonly exchange?: ExchangeResult;
+  readonly outcome: OneShotOutcome;
+}
+
+const describe = (i: CardInterface): string => `${i.bindingName} ${i.version} at ${i.url}`;
+
+/** The interface to talk to, or why there is none. */
+export function chooseInterface(interfaces: readonly CardInterface[], dialect: Dialect | undefined, binding: Binding | undefined): CardInterface | string {
+  const speakable = interfaces.filter((i) => i.binding !== undefined);
+  const fits = speakable.filter((i) => (dialect === undefined || i.dialect === dialect) && (binding === undefined || i.binding === binding));
+  const chosen = binding === undefined ? (fits.find((i) => i.binding === "jsonrpc") ?? fits[0]) : fits[0];
+  if (chosen) return chosen;
+  const asked = [dialect ? `A2A ${dialect}` : "", binding ?? ""].filter(Boolean).join(" over ");
+  const offered = interfaces.length > 0 ? interfaces.map(describe).join("; ") : "no interface";
+  return `the card offers no ${asked || "interface Patchbay speaks"} (it offers: ${offered})`;
+}
+
+function taskOutcome(task: TaskRecord | undefined, result: ExchangeResult): OneShotOutcome {
+  if (!task) return { ok: false, reason: "the agent answered neither a message nor a task" };
+  const state = task.state;
+  if (state === "completed") return { ok: true, kind: "task", task };
+  if (state && isTerminal(state)) return { ok: false, reason: `the task ended ${state}${lastText(task)}`, task };
+  if (state === "input-required") return { ok: false, reason: `the task needs input${lastText(task)}`, task };
+  if (state === "auth-required") return { ok: false, reason: "the task needs authentication the agent will ask for out of band", task };
+  if (result.failure) return { ok: false, reason: result.failure.message, task };
+  return { ok: false, reason: `the task is ${state ?? "in no known state"}; follow it with tasks/get or resubscribe`, task };
+}
+
+const lastText = (task: TaskRecord): string => {
+  const text = task.steps[task.steps.length - 1]?.text;
+  return text ? `: ${text}` : "";
+};
+
+export async function sendOneMessage(ports: ExchangePorts, input: OneShotInput): Promise<OneShotResult> {
+  const fetched = await fetchAgentCard(ports, input.card, { ...(input.headers ? { headers: input.headers } : {}), ...(input.limits ? { limits: input.limits } : {}), ...(input.signal ? { signal: input.signal } : {}) });
+  const card = fetched.found;
+  if (!card) {
+    const last = fetched.attempts[fetched.attempts.length - 1];
+    return { attempts: fetched.attempts, outcome: { ok: false, reason: `no Agent Card: ${fetched.attempts.map((a) => `${a.url} → ${a.problem ?? a.status}`).join("; ") || last?.problem || "nothing tried"}` } };
+  }
+  const chosen = chooseInterface(card.interfaces, input.dialect, input.binding);
+  if (typeof chosen === "string") return { attempts: fetched.attempts, card, outcome: { ok: false, reason: chosen } };
+  const target: RequestTarget = { url: chosen.url, dialect: chosen.dialect, binding: chosen.binding!, ...(chosen.tenant ? { tenant: chosen.tenant } : {}) };
+  input.onTarget?.(card, target);
+  const spec = buildRequest(
+    target,
+    input.stream ? "stream" : "send",
+    { message: { messageId: input.newId(), parts: [{ kind: "text", text: input.text }] }, ...(target.dialect === "0.1" ? { taskId: input.newId() } : {}) },
+    { ...(input.headers ? { headers: input.headers } : {}), ...(input.versionHeader ? { versionHeader: input.versionHeader } : {}) },
+    input.newId(),
+  );
+  const result = await exchange(ports, spec, { dialect: target.dialect, binding: target.binding, ...(input.limits ? { limits: input.limits } : {}), ...(input.signal ? { signal: input.signal } : {}), ...(input.onFrame ? { onFrame: input.onFrame } : {}) });
+  const base = { attempts: fetched.attempts, card, target, exchange: result };
+  const events = result.frames.flatMap((f) => (f.event ? [f.event] : []));
+  const error = events.find((e) => e.kind === "error");
+  if (error && error.kind === "error") return { ...base, outcome: { ok: false, reason: `${error.error.name} (${error.error.code})${error.error.message ? `: ${error.error.message}` : ""}${error.error.reason ? ` [${error.error.reason}]` : ""}` } };
+  if (result.failure && result.failure.kind !== "stream-broken") return { ...base, outcome: { ok: false, reason: result.failure.message } };
+  const message = events.find((e) => e.kind === "message");
+  const task = result.fold.tasks()[0];
+  if (message?.kind === "message" && !task) return { ...base, outcome: { ok: true, kind: "message", text: message.text } };
+  return { ...base, outcome: taskOutcome(task, result) };
+}
