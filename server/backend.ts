@@ -14,6 +14,7 @@ import { createRelaySessions } from "./mcp/relay-sessions.ts";
 import { createServeManager, type McpServeManager } from "./serving/serve-manager.ts";
 import { createNatsServe } from "./serving/nats-serve.ts";
 import { VERSION } from "./version.ts";
+import { HOOK_PREFIX, PushReceivers } from "./relay/push-receivers.ts";
 
 export interface BackendOptions {
   readonly workspace: string;
@@ -70,6 +71,7 @@ export async function startBackend(options: BackendOptions): Promise<Backend> {
       return { url: nats.mode === "external" && options.natsConnectUrl ? options.natsConnectUrl : nats.url };
     },
   });
+  const push = new PushReceivers();
   const app = await startHttpServer({
     token,
     logger: options.logger,
@@ -80,7 +82,8 @@ export async function startBackend(options: BackendOptions): Promise<Backend> {
     exposed: options.exposed ?? false,
     allowOrigins: options.allowOrigins ?? [],
     interfaceAddresses: options.interfaceAddresses ?? [],
-    routes: apiRoutes({ status, documents: fileDocumentStore({ root: options.workspace }), mcp, serve, natsServe }),
+    routes: apiRoutes({ status, documents: fileDocumentStore({ root: options.workspace }), mcp, serve, natsServe, push }),
+    hooks: { prefix: HOOK_PREFIX, handle: (req, res, pathname) => push.handle(req, res, pathname) },
   });
   const origin = `http://${hostWithPort(isWildcardHost(host) ? "127.0.0.1" : host, app.port)}`;
   return {

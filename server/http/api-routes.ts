@@ -6,6 +6,7 @@ import { assertDocumentName, isDocumentKind } from "../../src/core/persist/names
 import type { RelaySessions } from "../mcp/relay-sessions.ts";
 import { mcpRoutes } from "../mcp/routes.ts";
 import { httpRelayRoutes } from "../relay/http-relay-route.ts";
+import { pushReceiverRoutes, type PushReceivers } from "../relay/push-receivers.ts";
 import { serveRoutes } from "../serving/routes.ts";
 import { serveInfoRoutes } from "../serving/info-routes.ts";
 import type { McpServeManager } from "../serving/serve-manager.ts";
@@ -25,6 +26,8 @@ export interface ApiDeps {
   readonly serve?: McpServeManager;
   /** The fisk-ai surface over NATS; without it the /api/serve/nats routes are absent. */
   readonly natsServe?: NatsServe;
+  /** A2A push notification receivers; without it the /api/a2a/push-receivers routes are absent. */
+  readonly push?: PushReceivers;
 }
 
 function kindOf(req: RouteRequest): DocumentKind {
@@ -110,6 +113,7 @@ export function apiRoutes(deps: ApiDeps): Route[] {
     },
     ...(deps.mcp ? mcpRoutes(deps.mcp) : []),
     ...httpRelayRoutes(),
+    ...(deps.push ? pushReceiverRoutes(deps.push) : []),
     ...(deps.serve ? [...serveRoutes(deps.serve), ...serveInfoRoutes({ workspace: () => deps.status().workspace })] : []),
     ...(deps.natsServe ? natsServeRoutes(deps.natsServe) : []),
   ];

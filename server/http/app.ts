@@ -27,6 +27,8 @@ export interface HttpAppOptions {
   readonly allowOrigins: readonly string[];
   readonly interfaceAddresses?: readonly string[];
   readonly routes: readonly Route[];
+  /** Paths under `prefix` that outside callers (an agent's push notifications) reach without the launch token; `handle` guards them itself. */
+  readonly hooks?: { readonly prefix: string; handle(req: IncomingMessage, res: ServerResponse, pathname: string): Promise<void> };
 }
 
 export interface HttpApp {
@@ -123,6 +125,7 @@ function buildHandler(options: HttpAppOptions, router: Router, policy: () => Ori
     }
     const url = requestTarget(req);
     if (url.pathname === "/api" || url.pathname.startsWith("/api/")) await api(req, res, url.pathname, url.searchParams);
+    else if (options.hooks && url.pathname.startsWith(options.hooks.prefix)) await options.hooks.handle(req, res, url.pathname);
     else await site(req, res, url);
   };
 }

@@ -33,6 +33,8 @@ export interface CardFetchResult {
 
 export interface CardFetchOptions {
   readonly headers?: Readonly<Record<string, string>>;
+  /** Sent as A2A-Version: an agent that speaks several versions serves the card of the one asked for (no header means 0.3). */
+  readonly version?: string;
   /** Exactly this URL, no well-known fallbacks. */
   readonly exact?: boolean;
   readonly limits?: ExchangeLimits;
@@ -73,7 +75,7 @@ export async function fetchAgentCard(ports: ExchangePorts, input: string, option
   }
   const attempts: CardAttempt[] = [];
   for (const url of urls) {
-    const spec = { method: "GET" as const, url, headers: { Accept: "application/json", ...options.headers }, streaming: false };
+    const spec = { method: "GET" as const, url, headers: { Accept: "application/json", ...(options.version ? { "A2A-Version": options.version } : {}), ...options.headers }, streaming: false };
     const result = await exchange(ports, spec, { dialect: undefined, binding: "rest", ...(options.limits ? { limits: options.limits } : {}), ...(options.signal ? { signal: options.signal } : {}) });
     const got = attemptOf(url, result);
     if ("card" in got) {

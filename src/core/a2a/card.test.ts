@@ -29,6 +29,15 @@ describe("reading cards", () => {
     expect(readCardDialect("<html>")).toMatchObject({ dialect: undefined, evidence: ["the card is not a JSON object"] });
   });
 
+  it("reads a v0.3 card that also lists v1.0 interfaces as v0.3, offering every interface", () => {
+    const hybrid = { ...v03, url: "http://h/", supportedInterfaces: v10.supportedInterfaces };
+    const reading = readCardDialect(hybrid);
+    expect(reading.dialect).toBe("0.3");
+    expect(reading.evidence.join(" ")).toContain("also lists supportedInterfaces, protocol versions 1.0, 0.3");
+    expect(cardInterfaces(hybrid).map((i) => `${i.binding}@${i.dialect}`)).toEqual(["jsonrpc@1.0", "rest@1.0", "jsonrpc@0.3", "undefined@1.0"]);
+    expect(extendedCardWay(hybrid, reading.dialect)).toEqual({ kind: "rpc", dialect: "0.3" });
+  });
+
   it("lists interfaces, preferred first, gRPC kept but marked unspeakable", () => {
     expect(cardInterfaces(v03).map((i) => [i.url, i.binding, i.dialect, i.preferred])).toEqual([
       ["http://h/", "jsonrpc", "0.3", true],

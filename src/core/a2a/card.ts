@@ -13,6 +13,8 @@ export interface DialectReading {
   readonly dialect: Dialect | undefined;
   /** What pointed there, in words, member by member. */
   readonly evidence: readonly string[];
+  /** Dialects the card fits as well: a card with only a url and no protocolVersion may be v0.1 or v0.2. */
+  readonly alsoPossible?: readonly Dialect[];
 }
 
 /** One endpoint a card offers. `binding` undefined: one Patchbay cannot speak (gRPC). */
@@ -50,12 +52,19 @@ function bindingOf(name: string): Binding | undefined {
 export function readCardDialect(card: unknown): DialectReading {
   if (!isJsonObject(card)) return { dialect: undefined, evidence: ["the card is not a JSON object"] };
   const evidence: string[] = [];
+  const declared = str(card, "protocolVersion");
   if (Array.isArray(card.supportedInterfaces)) {
     const versions = card.supportedInterfaces.flatMap((i) => (isJsonObject(i) && typeof i.protocolVersion === "string" ? [i.protocolVersion] : []));
-    evidence.push(`supportedInterfaces (v1.0 cards list their endpoints there)${versions.length > 0 ? `, protocol versions ${[...new Set(versions)].join(", ")}` : ""}`);
+    const listed = versions.length > 0 ? `, protocol versions ${[...new Set(versions)].join(", ")}` : "";
+    // A v0.3 card may list v1.0 interfaces beside its own url (the a2a-js compatibility layer does): it is still a v0.3 card.
+    const legacy = declared !== undefined ? dialectOfVersion(declared) : undefined;
+    if (legacy === "0.3" && typeof card.url === "string") {
+      evidence.push(`protocolVersion "${declared}" and url: a v0.3 card`, `it also lists supportedInterfaces${listed}, for v1.0 clients`);
+      return { dialect: "0.3", evidence };
+    }
+    evidence.push(`supportedInterfaces (v1.0 cards list their endpoints there)${listed}`);
     return { dialect: "1.0", evidence };
   }
-  const declared = str(card, "protocolVersion");
   if (declared !== undefined) {
     const dialect = dialectOfVersion(declared);
     evidence.push(dialect ? `protocolVersion "${declared}"` : `protocolVersion "${declared}" names no known version`);
@@ -75,8 +84,8 @@ export function readCardDialect(card: unknown): DialectReading {
     return { dialect: "0.2", evidence };
   }
   if (Array.isArray(card.defaultInputModes) && typeof card.description === "string") {
-    evidence.push("url, description and defaultInputModes with no protocolVersion and no authentication: v0.2.x");
-    return { dialect: "0.2", evidence };
+    evidence.push("url, description and defaultInputModes with no protocolVersion and no authentication: v0.2.x, or a v0.1 card that sets those optional members");
+    return { dialect: "0.2", evidence, alsoPossible: ["0.1"] };
   }
   if (typeof card.url === "string") {
     evidence.push("only url, name, version, capabilities, skills: the v0.1 card");

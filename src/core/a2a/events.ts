@@ -32,8 +32,10 @@ const s = (o: Obj, k: string): string | undefined => (typeof o[k] === "string" ?
 
 /** The text of a message object's parts, joined. */
 export function messageText(message: unknown): string {
-  if (!isJsonObject(message) || !Array.isArray(message.parts)) return "";
-  return message.parts.flatMap((p) => {
+  if (!isJsonObject(message)) return "";
+  // v0.3's proto JSON (its REST binding) keeps the parts under `content`.
+  const parts = Array.isArray(message.parts) ? message.parts : Array.isArray(message.content) ? message.content : [];
+  return parts.flatMap((p) => {
     const text = partText(p);
     return text !== undefined ? [text] : [];
   }).join("");
@@ -52,7 +54,7 @@ function readStatus(status: unknown, notes: string[]): { state?: StateReading; s
   const state = readState(raw);
   if (raw !== undefined && !state) notes.push(`unknown task state ${JSON.stringify(raw)}`);
   if (state?.nonStandard) notes.push(state.nonStandard);
-  const text = isJsonObject(status) ? messageText(status.message) : "";
+  const text = isJsonObject(status) ? messageText(status.message ?? status.update) : "";
   return { ...(state ? { state } : {}), ...(text !== "" ? { statusText: text } : {}) };
 }
 
@@ -96,7 +98,8 @@ export function readResult(result: unknown, dialect: Dialect | undefined): A2aEv
   if (isJsonObject(result.message)) return readMessage(result.message, notes);
   if (isJsonObject(result.statusUpdate)) {
     const u = result.statusUpdate;
-    return { kind: "status", ...ids(u, "taskId"), ...readStatus(u.status, notes), raw: result, notes };
+    // v0.3's proto JSON keeps `final` here; v1.0 has none.
+    return { kind: "status", ...ids(u, "taskId"), ...readStatus(u.status, notes), ...(typeof u.final === "boolean" ? { final: u.final } : {}), raw: result, notes };
   }
   if (isJsonObject(result.artifactUpdate)) {
     const u = result.artifactUpdate;

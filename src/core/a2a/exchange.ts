@@ -187,7 +187,8 @@ export async function exchange(ports: ExchangePorts, spec: HttpRequestSpec, opti
       const value = frame.event?.raw;
       const error = frame.event?.kind === "error" ? frame.event.error : nameRestError(res.status, value, text);
       const hint = res.status === 401 ? `; the agent wants credentials${auth ? ` (WWW-Authenticate: ${auth})` : ""}` : "";
-      return done({ status: res.status, headers, failure: { kind: "http", message: `HTTP ${res.status} ${error.name}${error.message ? `: ${error.message}` : ""}${hint}`, error } });
+      const named = error.name === `HTTP ${res.status}` ? `HTTP ${res.status}` : `HTTP ${res.status} ${error.name}`;
+      return done({ status: res.status, headers, failure: { kind: "http", message: `${named}${error.message ? `: ${error.message}` : ""}${hint}`, error } });
     }
     if (frame.problem !== undefined) return done({ status: res.status, headers, failure: { kind: "not-json", message: `the answer is ${frame.problem}` } });
     return done({ status: res.status, headers });

@@ -1,9 +1,10 @@
 /**
  * A message as a user drafts it (text, files, data), written in a dialect's wire shape:
  * v0.1 tags parts with `type`, v0.2/v0.3 with `kind`, v1.0 by member name (`text`, `raw`, `url`,
- * `data`) with ProtoJSON role names.
+ * `data`) with ProtoJSON role names. v0.3's HTTP+JSON binding is its proto's JSON: parts under
+ * `content`, files as `fileWithBytes`/`fileWithUri`, data wrapped in `data.data`.
  */
-import type { Dialect } from "./dialect.ts";
+import type { Binding, Dialect } from "./dialect.ts";
 
 export type PartDraft =
   | { readonly kind: "text"; readonly text: string }
@@ -50,9 +51,21 @@ function fileBody(part: Extract<PartDraft, { kind: "file" }>, typeKey: string): 
   return out;
 }
 
-/** The message object of a send request in `dialect`. */
-export function wireMessage(dialect: Dialect, draft: MessageDraft): Record<string, unknown> {
+function partV03Proto(part: PartDraft): Record<string, unknown> {
+  if (part.kind === "text") return { text: part.text };
+  if (part.kind === "data") return { data: { data: part.data } };
+  const file: Record<string, unknown> = part.bytes !== undefined ? { fileWithBytes: part.bytes } : { fileWithUri: part.uri ?? "" };
+  if (part.mediaType !== undefined) file.mimeType = part.mediaType;
+  return { file };
+}
+
+/** The message object of a send request in `dialect` over `binding`. */
+export function wireMessage(dialect: Dialect, draft: MessageDraft, binding: Binding = "jsonrpc"): Record<string, unknown> {
   const meta = draft.metadata ? { metadata: draft.metadata } : {};
+  if (dialect === "0.3" && binding === "rest") {
+    const ids = { ...(draft.taskId ? { taskId: draft.taskId } : {}), ...(draft.contextId ? { contextId: draft.contextId } : {}) };
+    return { messageId: draft.messageId, role: "ROLE_USER", content: draft.parts.map(partV03Proto), ...ids, ...meta };
+  }
   if (dialect === "0.1") return { role: "user", parts: draft.parts.map(partV01), ...meta };
   const ids = { ...(draft.taskId ? { taskId: draft.taskId } : {}), ...(draft.contextId ? { contextId: draft.contextId } : {}) };
   if (dialect === "1.0") return { messageId: draft.messageId, role: "ROLE_USER", parts: draft.parts.map(partV1), ...ids, ...meta };

@@ -45,7 +45,12 @@ export interface OneShotResult {
 const describe = (i: CardInterface): string => `${i.bindingName} ${i.version} at ${i.url}`;
 
 /** The interface to talk to, or why there is none. */
-export function chooseInterface(interfaces: readonly CardInterface[], dialect: Dialect | undefined, binding: Binding | undefined): CardInterface | string {
+export function chooseInterface(interfaces: readonly CardInterface[], dialect: Dialect | undefined, binding: Binding | undefined, alsoPossible: readonly Dialect[] = []): CardInterface | string {
+  // A card that fits another dialect as well may be talked to in that one when asked.
+  const preferred = interfaces[0];
+  if (dialect !== undefined && preferred && alsoPossible.includes(dialect) && !interfaces.some((i) => i.dialect === dialect)) {
+    return chooseInterface([{ ...preferred, dialect, version: dialect }], dialect, binding);
+  }
   const speakable = interfaces.filter((i) => i.binding !== undefined);
   const fits = speakable.filter((i) => (dialect === undefined || i.dialect === dialect) && (binding === undefined || i.binding === binding));
   const chosen = binding === undefined ? (fits.find((i) => i.binding === "jsonrpc") ?? fits[0]) : fits[0];
@@ -72,13 +77,15 @@ const lastText = (task: TaskRecord): string => {
 };
 
 export async function sendOneMessage(ports: ExchangePorts, input: OneShotInput): Promise<OneShotResult> {
-  const fetched = await fetchAgentCard(ports, input.card, { ...(input.headers ? { headers: input.headers } : {}), ...(input.limits ? { limits: input.limits } : {}), ...(input.signal ? { signal: input.signal } : {}) });
+  // Asking for v1.0 asks for its card too; otherwise the agent's default (0.3, when it has several).
+  const version = input.dialect === "1.0" && input.versionHeader !== "omit" ? "1.0" : undefined;
+  const fetched = await fetchAgentCard(ports, input.card, { ...(version ? { version } : {}), ...(input.headers ? { headers: input.headers } : {}), ...(input.limits ? { limits: input.limits } : {}), ...(input.signal ? { signal: input.signal } : {}) });
   const card = fetched.found;
   if (!card) {
     const last = fetched.attempts[fetched.attempts.length - 1];
     return { attempts: fetched.attempts, outcome: { ok: false, reason: `no Agent Card: ${fetched.attempts.map((a) => `${a.url} → ${a.problem ?? a.status}`).join("; ") || last?.problem || "nothing tried"}` } };
   }
-  const chosen = chooseInterface(card.interfaces, input.dialect, input.binding);
+  const chosen = chooseInterface(card.interfaces, input.dialect, input.binding, card.dialect.alsoPossible);
   if (typeof chosen === "string") return { attempts: fetched.attempts, card, outcome: { ok: false, reason: chosen } };
   const target: RequestTarget = { url: chosen.url, dialect: chosen.dialect, binding: chosen.binding!, ...(chosen.tenant ? { tenant: chosen.tenant } : {}) };
   input.onTarget?.(card, target);

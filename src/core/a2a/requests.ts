@@ -51,13 +51,13 @@ export interface HttpRequestSpec {
 export class UnsupportedOperationError extends Error {}
 
 /** The params (JSON-RPC) or body (REST) of an operation, before the envelope. */
-export function operationParams(operation: Operation, dialect: Dialect, input: OperationInput): Record<string, unknown> {
+export function operationParams(operation: Operation, dialect: Dialect, input: OperationInput, binding: Binding = "jsonrpc"): Record<string, unknown> {
   const id = input.taskId ?? "";
   const history = input.historyLength !== undefined ? { historyLength: input.historyLength } : {};
   switch (operation) {
     case "send":
     case "stream": {
-      const message = wireMessage(dialect, input.message ?? { parts: [], messageId: "" });
+      const message = wireMessage(dialect, input.message ?? { parts: [], messageId: "" }, binding);
       const modes = input.acceptedOutputModes ? { acceptedOutputModes: [...input.acceptedOutputModes] } : {};
       if (dialect === "0.1") return { id, ...(input.sessionId ? { sessionId: input.sessionId } : {}), message, ...modes, ...history };
       const configuration = { ...modes, ...history };
@@ -101,7 +101,7 @@ const join = (base: string, path: string): string => `${base.replace(/\/+$/, "")
 /** The HTTP request for `operation`; `rpcId` is the JSON-RPC id. Throws UnsupportedOperationError where the dialect has none. */
 export function buildRequest(target: RequestTarget, operation: Operation, input: OperationInput, options: HeaderOptions = {}, rpcId: string | number = 1): HttpRequestSpec {
   const streaming = STREAMING_OPERATIONS.has(operation);
-  const params = operationParams(operation, target.dialect, input);
+  const params = operationParams(operation, target.dialect, input, target.binding);
   const common = { streaming, operation, dialect: target.dialect, binding: target.binding };
   if (target.binding === "jsonrpc") {
     const method = jsonRpcMethod(operation, target.dialect);

@@ -1,0 +1,16 @@
+export { startSdkAgent, DEFAULT_TOKEN } from "./sdk-agent.ts";
+export type { SdkAgent, SdkAgentOptions } from "./sdk-agent.ts";
+export { EXTENDED_SKILL_ID, PUBLIC_SKILL_ID, SDK_PATHS } from "./sdk-card.ts";
+export type { SdkVersion } from "./sdk-card.ts";
+export { startLegacyAgent, LEGACY_RPC_PATH } from "./legacy-agent.ts";
+export type { LegacyAgent, LegacyAgentOptions, LegacyDialect } from "./legacy-agent.ts";
+export { V01_CARD_PATH, V01_COMMANDS } from "./legacy-v01.ts";
+export { V02_CARD_PATH } from "./legacy-v02.ts";
+export { OPENFANG_CARD_PATH } from "./legacy-openfang.ts";
+export { CHUNK_GAP_MS, chunkText, followUpText, PEER_TEXT, SLOW_TICK_MS, parseCommand } from "./peer-script.ts";
+export type { Command, PeerState } from "./peer-script.ts";
+export type { PeerHandle, RecordedRequest, Stall } from "./request-log.ts";
+export { errorOf, get, post, resultOf, rpc } from "./wire-client.ts";
+export type { CallOptions, Exchange } from "./wire-client.ts";
+export { startWebhook, verdictOf, wireCheck } from "./wire-check.ts";
+export type { Delivery, Webhook, WireCheck } from "./wire-check.ts";
