@@ -43,6 +43,7 @@ describe("the API route table", () => {
     const effects = routes.filter((r) => !r.safe);
     expect(effects.map((r) => `${r.method} ${r.path}`).sort()).toEqual([
       "DELETE /api/workspace/:kind/:name",
+      "POST /api/relay/http",
       "PUT /api/workspace/:kind/:name",
     ]);
     for (const r of effects) expect(EFFECT_METHODS.has(r.method), r.path).toBe(true);

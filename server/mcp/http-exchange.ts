@@ -4,12 +4,12 @@
  * or oversize stream) is reported once, naming the request ids, so the client need not wait for
  * its own timeout. A broken response stream that carried event ids is resumed first.
  */
-import { BODY_PREVIEW_BYTES, mediaType } from "./http-failure.ts";
+import { BODY_PREVIEW_BYTES, mediaType } from "../relay/http-failure.ts";
 import { openGetStream } from "./http-get-stream.ts";
 import { idKey, nameRequests, Outstanding, readIncoming, type OutgoingFrame } from "./jsonrpc-frames.ts";
 import type { PeerEvent } from "./relay-peer.ts";
 import type { HttpSpec } from "./session-spec.ts";
-import { previewOf, readStream, readWhole, redirectRefusal, type UpstreamCall } from "./upstream-call.ts";
+import { previewOf, readStream, readWhole, redirectRefusal, type UpstreamCall } from "../relay/upstream-call.ts";
 import type { RelayStep } from "../../src/core/mcp/relay-api.ts";
 
 export const INVALID_UTF8 = "protocol: the server sent a message that is not valid UTF-8; the bad bytes were replaced with U+FFFD";

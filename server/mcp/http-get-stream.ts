@@ -4,9 +4,9 @@
  * that broke (Last-Event-ID). Dropped streams are reopened from the last event id, with bounded
  * retries and growing delays.
  */
-import { mediaType } from "./http-failure.ts";
-import type { RelayLimits } from "./relay-limits.ts";
-import { callFailure, previewOf, readStream, redirectRefusal, UpstreamCall, upstreamFetch } from "./upstream-call.ts";
+import { mediaType } from "../relay/http-failure.ts";
+import type { RelayLimits } from "../relay/relay-limits.ts";
+import { callFailure, previewOf, readStream, redirectRefusal, UpstreamCall, upstreamFetch } from "../relay/upstream-call.ts";
 
 /** Consecutive failed attempts before giving up. */
 export const GET_RETRIES = 5;

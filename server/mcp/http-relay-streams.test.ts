@@ -6,7 +6,7 @@ import { http, HttpResponse } from "msw";
 import { setupServer } from "msw/node";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { GET_RETRIES, openGetStream } from "./http-get-stream.ts";
-import { DEFAULT_LIMITS } from "./relay-limits.ts";
+import { DEFAULT_LIMITS } from "../relay/relay-limits.ts";
 import { event, INIT, INIT_RESULT, relayUnderTest, SSE, scripted, type Step, URL_MCP } from "./test-upstream.ts";
 
 const server = setupServer();

@@ -4,13 +4,13 @@
  * initialize the standalone GET stream carries what the server says outside any request. Every
  * request a failure leaves unanswered is named in the `error` event, so the client can fail it.
  */
-import { headerObject } from "./http-failure.ts";
+import { headerObject } from "../relay/http-failure.ts";
 import { openGetStream, type GetStream } from "./http-get-stream.ts";
 import { createExchanges } from "./http-exchange.ts";
 import { readOutgoing, type OutgoingFrame } from "./jsonrpc-frames.ts";
 import { SessionClosedError, type Peer, type PeerEvent, type PeerSink } from "./relay-peer.ts";
 import type { HttpSpec } from "./session-spec.ts";
-import { callFailure, UpstreamCall, upstreamFetch } from "./upstream-call.ts";
+import { callFailure, UpstreamCall, upstreamFetch } from "../relay/upstream-call.ts";
 
 export const DELETE_TIMEOUT_MS = 2000;
 /** POSTs waiting for their response headers at once; later frames queue behind them. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { nameRequests, Outstanding, readIncoming, readOutgoing } from "./jsonrpc-frames.ts";
-import { parseLimits } from "./relay-limits.ts";
+import { parseLimits } from "../relay/relay-limits.ts";
 
 const out = (value: unknown) => readOutgoing(Buffer.from(typeof value === "string" ? value : JSON.stringify(value)));
 

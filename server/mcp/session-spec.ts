@@ -4,7 +4,7 @@
  */
 import { isJsonObject } from "../../src/core/json/index.ts";
 import { HttpError } from "../http/errors.ts";
-import { parseLimits, type RelayLimits } from "./relay-limits.ts";
+import { parseLimits, type RelayLimits } from "../relay/relay-limits.ts";
 
 export type StdioSpec = {
   readonly transport: "stdio";

@@ -3,7 +3,7 @@ import { http, HttpResponse } from "msw";
 import { setupServer } from "msw/node";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { PeerEvent } from "./relay-peer.ts";
-import { DEFAULT_LIMITS, type RelayLimits } from "./relay-limits.ts";
+import { DEFAULT_LIMITS, type RelayLimits } from "../relay/relay-limits.ts";
 import { startLegacySse } from "./sse-relay.ts";
 import { event, scripted, SECRET, SSE } from "./test-upstream.ts";
 

@@ -3,12 +3,12 @@
  * to POST) and then the server's messages; frames are POSTed to that endpoint in order. The same
  * limits as Streamable HTTP apply, except that the GET stream may stay quiet as long as it likes.
  */
-import { headerObject, mediaType } from "./http-failure.ts";
+import { headerObject, mediaType } from "../relay/http-failure.ts";
 import { INVALID_UTF8 } from "./http-exchange.ts";
 import { readOutgoing } from "./jsonrpc-frames.ts";
 import { SessionClosedError, type Peer, type PeerEvent, type PeerSink } from "./relay-peer.ts";
 import type { HttpSpec } from "./session-spec.ts";
-import { callFailure, previewOf, readStream, redirectRefusal, UpstreamCall, upstreamFetch } from "./upstream-call.ts";
+import { callFailure, previewOf, readStream, redirectRefusal, UpstreamCall, upstreamFetch } from "../relay/upstream-call.ts";
 
 export function startLegacySse(spec: HttpSpec, sink: PeerSink): Peer {
   const { limits } = spec;

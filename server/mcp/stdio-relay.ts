@@ -17,18 +17,18 @@ const spawnFailed = (message: string) => new HttpError(502, "spawn_failed", mess
 
 function spawnMessage(err: NodeJS.ErrnoException, spec: StdioSpec): string {
   const cmd = JSON.stringify(spec.command);
-  if (err.code === "ENOENT") return `spawn: command ${cmd} was not found (ENOENT); give a path or a command on the backend's PATH`;
-  if (err.code === "EACCES") return `spawn: command ${cmd} is not executable (EACCES)`;
-  return `spawn: command ${cmd} could not be started (${err.code ?? "error"}: ${err.message})`;
+  if (err.code === "ENOENT") return `command ${cmd} was not found (ENOENT); give a path or a command on the backend's PATH`;
+  if (err.code === "EACCES") return `command ${cmd} is not executable (EACCES)`;
+  return `command ${cmd} could not be started (${err.code ?? "error"}: ${err.message})`;
 }
 
 async function checkCwd(cwd: string): Promise<void> {
   try {
     if ((await stat(cwd)).isDirectory()) return;
   } catch (err) {
-    throw spawnFailed(`spawn: working directory ${JSON.stringify(cwd)} is not accessible (${(err as NodeJS.ErrnoException).code ?? "error"})`);
+    throw spawnFailed(`working directory ${JSON.stringify(cwd)} is not accessible (${(err as NodeJS.ErrnoException).code ?? "error"})`);
   }
-  throw spawnFailed(`spawn: working directory ${JSON.stringify(cwd)} is not a directory`);
+  throw spawnFailed(`working directory ${JSON.stringify(cwd)} is not a directory`);
 }
 
 function signalChild(child: ChildProcessWithoutNullStreams, signal: NodeJS.Signals): void {
@@ -42,7 +42,7 @@ function signalChild(child: ChildProcessWithoutNullStreams, signal: NodeJS.Signa
   }
 }
 
-/** Spawn the server; rejects with a 502 `spawn_failed` HttpError naming the step. */
+/** Spawn the server; rejects with a 502 `spawn_failed` HttpError (the code names the step; the message, the command). */
 export async function startStdio(spec: StdioSpec, sink: PeerSink): Promise<Peer> {
   if (spec.cwd !== undefined) await checkCwd(spec.cwd);
   let child: ChildProcessWithoutNullStreams;

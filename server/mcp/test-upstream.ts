@@ -5,7 +5,7 @@
  */
 import { startStreamableHttp } from "./http-relay.ts";
 import type { Peer, PeerEvent } from "./relay-peer.ts";
-import { DEFAULT_LIMITS, type RelayLimits } from "./relay-limits.ts";
+import { DEFAULT_LIMITS, type RelayLimits } from "../relay/relay-limits.ts";
 
 export const ORIGIN = "http://mcp.test";
 export const URL_MCP = `${ORIGIN}/mcp`;

@@ -9,9 +9,9 @@ import type { ServerResponse } from "node:http";
 import { isJsonObject } from "../../src/core/json/index.ts";
 import { HttpError } from "../http/errors.ts";
 import type { Reply, Route } from "../http/router.ts";
-import { connectFailure, headerObject } from "../mcp/http-failure.ts";
-import { parseLimits, type RelayLimits } from "../mcp/relay-limits.ts";
-import { redirectRefusal, UpstreamCall, upstreamFetch } from "../mcp/upstream-call.ts";
+import { connectFailure, headerObject } from "./http-failure.ts";
+import { parseLimits, type RelayLimits } from "./relay-limits.ts";
+import { redirectRefusal, UpstreamCall, upstreamFetch } from "./upstream-call.ts";
 
 export const RELAY_HTTP_PATH = "/api/relay/http";
 /** The largest request body the relay forwards. */

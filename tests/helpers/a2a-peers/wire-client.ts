@@ -2,7 +2,7 @@
  * Plain-fetch calls for driving the peers from tests: the raw texts on the wire (request body,
  * response body, each SSE frame's data) are kept, so every one can be validated.
  */
-import { SseReader } from "../../../server/mcp/sse-parser.ts";
+import { SseReader } from "../../../server/relay/sse-parser.ts";
 
 export interface Exchange {
   /** The request body as sent ("" for a GET). */
