@@ -1,5 +1,5 @@
 /** Timed exchanges the fisk-ai NATS benchmarks share, each returning microseconds. */
-import { FINAL_HEADER } from "../src/core/a2a-nats/client/index.ts";
+import { FINAL_HEADER } from "../src/core/fisk/client/index.ts";
 import type { NatsPort } from "../src/core/nats/port.ts";
 import { mean, median, percentile } from "./bench-stats.ts";
 

@@ -5,7 +5,7 @@
  * in the same run, alternating rounds. Sequential calls; latency per call in microseconds.
  * Usage: node bench/run.mjs fisk-tool-call [--count N] [--rounds R] [--logged] [--validate]
  */
-import { DEFAULT_SENDER, FiskClient, type FiskClientDeps } from "../src/core/a2a-nats/client/index.ts";
+import { DEFAULT_SENDER, FiskClient, type FiskClientDeps } from "../src/core/fisk/client/index.ts";
 import { randomIds, systemClock, systemScheduler } from "../src/core/env/index.ts";
 // Loaded statically: bench/run.mjs closes Vite's module runner once this module is imported, so
 // the dynamic import inside tcpConnector() cannot run here. This is what tcpConnector() does.

@@ -7,7 +7,7 @@
  * Sequential calls; latency per call in microseconds.
  * Usage: node bench/run.mjs serve-nats [--count N] [--rounds R] [--no-validate]
  */
-import { DEFAULT_SENDER, FiskClient } from "../src/core/a2a-nats/client/index.ts";
+import { DEFAULT_SENDER, FiskClient } from "../src/core/fisk/client/index.ts";
 import { systemClock, systemScheduler } from "../src/core/env/index.ts";
 // Loaded statically: bench/run.mjs closes Vite's module runner once this module is imported, so
 // the dynamic import inside tcpConnector() cannot run here. This is what tcpConnector() does.

@@ -3,7 +3,7 @@
  * reply subject, headers and body text, with every conversation_token value replaced (they are
  * credentials).
  */
-import { redactConversationTokens } from "../../src/core/a2a-nats/client/redact.ts";
+import { redactConversationTokens } from "../../src/core/fisk/client/redact.ts";
 import type { NatsHeaders, NatsMessage, NatsPort } from "../../src/core/nats/port.ts";
 import type { FrameDirection, FrameEvent } from "../../src/core/serving/mcp/recording-transport.ts";
 

@@ -22,7 +22,7 @@ import type { CommandRunner } from "../../src/core/serving/run-types.ts";
 import { servedSet } from "../../src/core/serving/toolkit/served-set.ts";
 import { readToolkit } from "../../src/core/serving/toolkit/toolkit-read.ts";
 import type { Toolkit } from "../../src/core/serving/toolkit/toolkit-types.ts";
-import { discoverySubject, toolSubject } from "../../src/core/a2a-nats/codec/index.ts";
+import { discoverySubject, toolSubject } from "../../src/core/fisk/codec/index.ts";
 import { FrameRing } from "./frame-ring.ts";
 import { recordingNatsPort } from "./nats-frame-port.ts";
 

@@ -8,7 +8,7 @@
  * the token from the ack the peer sent (the peer sees the wire).
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { DEFAULT_SENDER, FiskClient, redactFrameTokens, type FiskClientDeps, type TaskHandle, type TaskRequestInput } from "../../src/core/a2a-nats/client/index.ts";
+import { DEFAULT_SENDER, FiskClient, redactFrameTokens, type FiskClientDeps, type TaskHandle, type TaskRequestInput } from "../../src/core/fisk/client/index.ts";
 import { sequentialIds, systemClock, systemScheduler } from "../../src/core/env/index.ts";
 import { loggedPort } from "../../src/core/nats/index.ts";
 import { tcpConnector } from "../../src/core/nats/node/tcp-connector.ts";

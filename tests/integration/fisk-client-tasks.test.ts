@@ -13,8 +13,8 @@
  * - "a follow-up carries the kept token…"                 follow-up turn with the token and a new request tag
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { DEFAULT_SENDER, FiskClient, type FiskClientDeps, type TaskEvent, type TaskHandle } from "../../src/core/a2a-nats/client/index.ts";
-import { elicitReply, encodeFiskBytes, type ElicitAnswerInput, type ElicitRequest } from "../../src/core/a2a-nats/codec/index.ts";
+import { DEFAULT_SENDER, FiskClient, type FiskClientDeps, type TaskEvent, type TaskHandle } from "../../src/core/fisk/client/index.ts";
+import { elicitReply, encodeFiskBytes, type ElicitAnswerInput, type ElicitRequest } from "../../src/core/fisk/codec/index.ts";
 import { systemClock, systemScheduler } from "../../src/core/env/index.ts";
 import { tcpConnector } from "../../src/core/nats/node/tcp-connector.ts";
 import type { NatsPort } from "../../src/core/nats/port.ts";

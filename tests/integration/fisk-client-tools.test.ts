@@ -1,5 +1,5 @@
 /**
- * The fisk-ai client (src/core/a2a-nats/client) against a real nats-server and the wire-level test
+ * The fisk-ai client (src/core/fisk/client) against a real nats-server and the wire-level test
  * peer: listing, discovery, tool calls, raw mode and the tap. Cases of the note's §6.4/§6.5 that
  * apply to a client, by test name:
  *
@@ -21,8 +21,8 @@
  * - "the tap sees a call's request and its replies paired"   tap: decode, validate, correlation by inbox
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { discoveryRequest, encodeFiskBytes, toolRequest } from "../../src/core/a2a-nats/codec/index.ts";
-import { DEFAULT_SENDER, FiskClient, startTap, type FiskClientDeps, type TapFrame } from "../../src/core/a2a-nats/client/index.ts";
+import { discoveryRequest, encodeFiskBytes, toolRequest } from "../../src/core/fisk/codec/index.ts";
+import { DEFAULT_SENDER, FiskClient, startTap, type FiskClientDeps, type TapFrame } from "../../src/core/fisk/client/index.ts";
 import { randomIds, systemClock, systemScheduler } from "../../src/core/env/index.ts";
 import { loggedPort } from "../../src/core/nats/logged-port.ts";
 import { tcpConnector } from "../../src/core/nats/node/tcp-connector.ts";

@@ -115,6 +115,32 @@ describe("direct Streamable HTTP to server-everything", () => {
     expect(res.headers.get("access-control-allow-headers")?.toLowerCase()).toContain("authorization");
   });
 
+  it("HTTP frames carry their headers and status, credentials withheld; answers name their request's method", async () => {
+    const url = await startEverything("streamableHttp");
+    const clock = manualClock();
+    const wireLog = new WireLog(clock, 1000);
+    const transport = new DirectTransport({
+      fetch: (input, init) => fetch(input, init),
+      session: { transport: "streamable-http", url, headers: { Authorization: "Bearer not-logged" } },
+      wireLog,
+      clock,
+      ids: sequentialIds(),
+    });
+    const connection = new McpConnection();
+    await connection.connect(transport, CLIENT);
+    await connection.listTools();
+    const entries = wireLog.entries();
+    const asked = entries.find((e) => e.direction === "out" && e.decoded.method === "initialize");
+    const answer = entries.find((e) => e.direction === "in" && e.decoded.requestMethod === "initialize");
+    expect(asked?.headers?.["authorization"]).toEqual(["(withheld: a credential)"]);
+    expect(JSON.stringify(entries.map((e) => e.headers))).not.toContain("not-logged");
+    expect(answer?.status).toBe(200);
+    expect(answer?.headers?.["content-type"]?.[0]).toMatch(/^(application\/json|text\/event-stream)/);
+    expect(answer?.headers?.["mcp-session-id"]?.[0]).toMatch(/\S/);
+    expect(entries.some((e) => e.direction === "in" && e.decoded.requestMethod === "tools/list")).toBe(true);
+    await connection.close();
+  });
+
   it("a server that is not listening is named as unreachable, with the socket error", async () => {
     const port = await freePort();
     const { transport } = direct(`http://127.0.0.1:${port}/mcp`, "streamable-http");

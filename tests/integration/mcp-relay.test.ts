@@ -144,7 +144,7 @@ describe("stdio relay against server-everything", () => {
     const res = await post("/api/mcp/sessions", JSON.stringify({ transport: "stdio", command: "patchbay-no-such-command-xyz" }));
     expect(res.status).toBe(502);
     expect(errorOf(res)).toMatchObject({ code: "spawn_failed" });
-    expect(errorOf(res).message).toMatch(/^spawn: .*patchbay-no-such-command-xyz.*ENOENT/);
+    expect(errorOf(res).message).toMatch(/^command ".*patchbay-no-such-command-xyz" was not found \(ENOENT\)/);
   });
 
   it("reports a process that exits on its own with its exit code", async () => {

@@ -16,7 +16,7 @@
  */
 import { connect, type NatsConnection } from "@nats-io/transport-node";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { DEFAULT_SENDER, FiskClient, type FiskClientDeps } from "../../src/core/a2a-nats/client/index.ts";
+import { DEFAULT_SENDER, FiskClient, type FiskClientDeps } from "../../src/core/fisk/client/index.ts";
 import { systemClock, systemScheduler } from "../../src/core/env/index.ts";
 import { tcpConnector } from "../../src/core/nats/node/tcp-connector.ts";
 import type { NatsPort } from "../../src/core/nats/port.ts";

@@ -7,13 +7,24 @@ export type ParseJsonResult =
   | { readonly ok: false; readonly message: string; readonly line: number; readonly column: number; readonly offset: number };
 
 /**
+ * Whether the text holds more than `limit` opening brackets, strings included: going deeper than
+ * the limit takes that many. Counted with indexOf, which runs natively, so the usual message (a
+ * handful of brackets) costs almost nothing beside JSON.parse.
+ */
+function bracketsOver(text: string, limit: number): boolean {
+  let count = 0;
+  for (let i = text.indexOf("{"); i >= 0; i = text.indexOf("{", i + 1)) if (++count > limit) return true;
+  for (let i = text.indexOf("["); i >= 0; i = text.indexOf("[", i + 1)) if (++count > limit) return true;
+  return false;
+}
+
+/**
  * Whether brackets outside strings ever nest deeper than `maxDepth`. One pass over the
  * characters with no allocation; exact for valid JSON, and for invalid JSON it does not matter,
  * because the scanner then has the final word.
  */
 function nestsDeeperThan(text: string, maxDepth: number): boolean {
-  // Going deeper than maxDepth takes more than maxDepth opening brackets.
-  if (text.length <= maxDepth) return false;
+  if (text.length <= maxDepth || !bracketsOver(text, maxDepth)) return false;
   let depth = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);

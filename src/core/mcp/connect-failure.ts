@@ -59,8 +59,18 @@ function looksLikeVersionRefusal(error: McpError): boolean {
   return Array.isArray(data?.supported) || /protocol version/i.test(error.message);
 }
 
-/** What a failed connect attempt tells, by step; `closedReason` is the relay's account of an early close. */
-export function classifyConnectFailure(error: unknown, closedReason?: string): ConnectFailure {
+/**
+ * What a failed connect attempt tells, by step; `closedReason` is the relay's account of an early
+ * close, and `notJsonRpc` what the server sent that is not JSON-RPC. A server that closed or went
+ * quiet after sending such text is named for that text: it is the likelier cause.
+ */
+export function classifyConnectFailure(error: unknown, closedReason?: string, notJsonRpc?: string): ConnectFailure {
+  const failure = classifyOnly(error, closedReason);
+  if (notJsonRpc === undefined || (failure.step !== "closed" && failure.step !== "timeout")) return failure;
+  return { step: "not-mcp", message: `${notJsonRpc}, so it is not an MCP server, or not started as one (${failure.message})` };
+}
+
+function classifyOnly(error: unknown, closedReason?: string): ConnectFailure {
   if (error instanceof McpConnectError) return error.failure;
   if (error instanceof RelayError) {
     return {

@@ -3,19 +3,23 @@ import { manualClock, sequentialIds } from "../env/defaults.ts";
 import { WireLog } from "../wire/wire-log.ts";
 import { McpConnectError } from "./connect-failure.ts";
 import { McpConnection } from "./connection.ts";
+import type { CreateSessionBody } from "./relay-api.ts";
 import { RelayTransport } from "./relay-transport.ts";
 import { fakeRelay } from "./test-relay.ts";
 
 const line = (event: object) => `${JSON.stringify(event)}\n`;
 
-function transportOver(relay: ReturnType<typeof fakeRelay>) {
+const HTTP_SESSION = { transport: "streamable-http", url: "https://mcp.example/mcp" } as const;
+const STDIO_SESSION = { transport: "stdio", command: "node", args: ["server.js"] } as const;
+
+function transportOver(relay: ReturnType<typeof fakeRelay>, session: CreateSessionBody = HTTP_SESSION) {
   const clock = manualClock();
   const wireLog = new WireLog(clock, 100);
   const transport = new RelayTransport({
     fetch: relay.fetch,
     baseUrl: "http://127.0.0.1:1",
     token: "t",
-    session: { transport: "streamable-http", url: "https://mcp.example/mcp" },
+    session,
     wireLog,
     clock,
     ids: sequentialIds(),
@@ -23,8 +27,8 @@ function transportOver(relay: ReturnType<typeof fakeRelay>) {
   return { transport, wireLog };
 }
 
-async function failure(relay: ReturnType<typeof fakeRelay>) {
-  const { transport } = transportOver(relay);
+async function failure(relay: ReturnType<typeof fakeRelay>, session?: CreateSessionBody) {
+  const { transport } = transportOver(relay, session);
   const error = await new McpConnection().connect(transport, { clientInfo: { name: "t", version: "0" }, timeoutMs: 1000 }).then(
     () => null,
     (e: unknown) => e,
@@ -70,6 +74,23 @@ describe("connecting through the relay", () => {
   it("names a server that exits before answering, with the relay's reason", async () => {
     const relay = fakeRelay({ onMessage: (_t, write) => write(line({ type: "closed", reason: "process exited", code: 1, at: 1 })) });
     expect(await failure(relay)).toEqual({ step: "closed", message: "the connection closed before initialize was answered: process exited (code 1)" });
+  });
+
+  it("says a process's exit code once", async () => {
+    const relay = fakeRelay({ onMessage: (_t, write) => write(line({ type: "closed", reason: "process exited with code 1", code: 1, at: 1 })) });
+    expect(await failure(relay, STDIO_SESSION)).toEqual({ step: "closed", message: "the connection closed before initialize was answered: process exited with code 1" });
+  });
+
+  it("names a process that writes what is not JSON-RPC to stdout, at connect time", async () => {
+    const relay = fakeRelay({
+      onMessage: (_t, write) => write(line({ type: "message", text: "Hello from a plain program", at: 1 }) + line({ type: "closed", reason: "process exited with code 0", code: 0, at: 2 })),
+    });
+    expect(await failure(relay, STDIO_SESSION)).toEqual({
+      step: "not-mcp",
+      message:
+        "the server process wrote a line to stdout that is not JSON-RPC: Hello from a plain program, so it is not an MCP server, or not started as one " +
+        "(the connection closed before initialize was answered: process exited with code 0)",
+    });
   });
 
   it("names a relay that refused the session", async () => {

@@ -61,8 +61,11 @@ export class McpConnection extends TypedEventTarget<McpConnectionEvents> {
     installNotifications(client, (type, detail) => this.emit(type, detail));
     const failed = new Promise<never>((_, reject) => (this.#failConnect = reject));
     failed.catch(() => {});
+    // What the server said that is not JSON-RPC, if anything: the likeliest reason it never answered.
+    let notJsonRpc: RelayError | undefined;
     client.onerror = (error) => {
       if (error instanceof RelayError && FATAL_RELAY_STEPS.has(error.step)) this.#failConnect?.(error);
+      if (error instanceof RelayError && error.step === "protocol" && !this.#info) notJsonRpc ??= error;
       this.emit("error", error);
     };
     client.onclose = () => {
@@ -104,7 +107,7 @@ export class McpConnection extends TypedEventTarget<McpConnectionEvents> {
     } catch (error) {
       const closedReason = (transport as { closedReason?: unknown }).closedReason;
       await client.close().catch(() => {});
-      throw new McpConnectError(classifyConnectFailure(error, typeof closedReason === "string" ? closedReason : undefined));
+      throw new McpConnectError(classifyConnectFailure(error, typeof closedReason === "string" ? closedReason : undefined, notJsonRpc?.message));
     } finally {
       this.#failConnect = undefined;
     }

@@ -3,10 +3,11 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { type JSONRPCMessage, JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { Clock, IdSource } from "../env/environment.ts";
+import { httpFrameHeaders, type HeaderSource } from "../wire/http-headers.ts";
 import type { WireLog } from "../wire/wire-log.ts";
 import { DirectRefusedError, headerObject, mediaType, nameRefusal } from "./direct-refusal.ts";
 import { SseSplitter } from "./direct-sse.ts";
-import { FrameRecorder } from "./frame-recorder.ts";
+import { FrameRecorder, type FrameExtra } from "./frame-recorder.ts";
 import { preview, type RelayConsoleEvent } from "./relay-api.ts";
 import { bodyPreview, RelayError } from "./relay-error.ts";
 
@@ -141,7 +142,7 @@ export class DirectTransport implements Transport {
   /** The fetch the SDK transport is given: logs frames, names failures, reports statuses. */
   readonly #fetch = async (input: string | URL | Request, init: RequestInit = {}): Promise<Response> => {
     const method = (init.method ?? "GET").toUpperCase();
-    const sent = typeof init.body === "string" ? this.#recorder.out(init.body) : undefined;
+    const sent = typeof init.body === "string" ? this.#recorder.out(init.body, undefined, httpFrameHeaders(init.headers as HeaderSource)) : undefined;
     let res: Response;
     try {
       res = await this.#options.fetch(input, init);
@@ -171,7 +172,7 @@ export class DirectTransport implements Transport {
     // The whole body: the SDK parses what is handed on, so nothing may be cut here.
     const text = await res.text();
     if (type === "application/json") {
-      if (text.trim() !== "") this.#recorder.in(text, { status: res.status });
+      if (text.trim() !== "") this.#recorder.in(text, { status: res.status, ...withHeaders(res.headers) });
     } else if (text !== "") {
       const got = type === "" ? "no Content-Type" : JSON.stringify(type);
       const error = this.#fail("not-mcp", `not-mcp: a ${res.status} response should be application/json or text/event-stream, got ${got}`, res.status, text.slice(0, 4096));
@@ -212,6 +213,7 @@ export class DirectTransport implements Transport {
     const decoder = new TextDecoder();
     const events = new SseSplitter();
     const status = res.status;
+    const headers = withHeaders(res.headers);
     const stream = new ReadableStream<Uint8Array>({
       pull: async (controller) => {
         let chunk: ReadableStreamReadResult<Uint8Array>;
@@ -225,13 +227,13 @@ export class DirectTransport implements Transport {
           return;
         }
         if (chunk.done) {
-          for (const event of events.push(decoder.decode())) this.#event(event.event, event.data, status);
+          for (const event of events.push(decoder.decode())) this.#event(event.event, event.data, { status, ...headers });
           const rest = events.finish();
-          if (rest) this.#event(rest.event, rest.data, status, "the stream ended before this event was complete");
+          if (rest) this.#event(rest.event, rest.data, { status, ...headers, note: "the stream ended before this event was complete" });
           controller.close();
           return;
         }
-        for (const event of events.push(decoder.decode(chunk.value, { stream: true }))) this.#event(event.event, event.data, status);
+        for (const event of events.push(decoder.decode(chunk.value, { stream: true }))) this.#event(event.event, event.data, { status, ...headers });
         controller.enqueue(chunk.value);
       },
       cancel: (reason) => reader.cancel(reason),
@@ -239,7 +241,7 @@ export class DirectTransport implements Transport {
     return new Response(stream, { status, statusText: res.statusText, headers: res.headers });
   }
 
-  #event(name: string, data: string, status: number, note?: string): void {
+  #event(name: string, data: string, extra: FrameExtra): void {
     if (name === "endpoint") {
       try {
         this.#endpoint = new URL(data, this.#url);
@@ -248,7 +250,7 @@ export class DirectTransport implements Transport {
       }
       return;
     }
-    if ((name === "" || name === "message") && data !== "") this.#recorder.in(data, { status, ...(note !== undefined ? { note } : {}) });
+    if ((name === "" || name === "message") && data !== "") this.#recorder.in(data, extra);
   }
 
   /** A raw send's answer: each JSON-RPC message to onmessage, anything else reported. */
@@ -288,6 +290,12 @@ export class DirectTransport implements Transport {
     }
     return error;
   }
+}
+
+/** A response's headers for its frames in the wire log (Content-Type, Mcp-Session-Id…). */
+function withHeaders(headers: Headers): { headers?: Record<string, string[]> } {
+  const recorded = httpFrameHeaders(headers);
+  return recorded ? { headers: recorded } : {};
 }
 
 function hasRequest(value: unknown): boolean {

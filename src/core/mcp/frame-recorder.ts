@@ -53,6 +53,13 @@ function tryParse(text: string): unknown {
   }
 }
 
+/** What a transport knows of a frame beyond its text: HTTP status and headers, a note. */
+export interface FrameExtra {
+  readonly status?: number;
+  readonly note?: string;
+  readonly headers?: Record<string, string[]>;
+}
+
 /**
  * Records MCP frames in the wire log exactly as they crossed, correlated by JSON-RPC id and the
  * direction of the request; a response carries the time since its request crossed, whichever
@@ -72,17 +79,17 @@ export class FrameRecorder {
     this.#target = target;
   }
 
-  /** Records an outgoing frame; returns its parsed value (undefined when it is not JSON). */
-  out(text: string, note?: string): unknown {
-    return this.#record("out", text, note === undefined ? {} : { note });
+  /** Records an outgoing frame (with its HTTP headers, where it has some); returns its parsed value (undefined when it is not JSON). */
+  out(text: string, note?: string, headers?: Record<string, string[]>): unknown {
+    return this.#record("out", text, { ...(note === undefined ? {} : { note }), ...(headers ? { headers } : {}) });
   }
 
   /** Records an incoming frame; returns its parsed value (undefined when it is not JSON). */
-  in(text: string, extra: { readonly status?: number; readonly note?: string } = {}): unknown {
+  in(text: string, extra: FrameExtra = {}): unknown {
     return this.#record("in", text, extra);
   }
 
-  #record(direction: WireDirection, text: string, extra: { readonly status?: number; readonly note?: string }): unknown {
+  #record(direction: WireDirection, text: string, extra: FrameExtra): unknown {
     const value = tryParse(text);
     const id = correlationOf(value);
     let correlationId: string;
@@ -103,6 +110,7 @@ export class FrameRecorder {
       ...(rttMs !== undefined ? { rttMs } : {}),
       ...(extra.status !== undefined ? { status: extra.status } : {}),
       ...(extra.note !== undefined ? { note: extra.note } : {}),
+      ...(extra.headers ? { headers: extra.headers } : {}),
     });
     return value;
   }

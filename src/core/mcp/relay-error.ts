@@ -48,15 +48,22 @@ export async function bodyPreview(response: Response): Promise<string | undefine
   }
 }
 
+/** The code and message of the relay's `{"error":{"code","message"}}` body, when it is one. */
+export function relayErrorOf(body: string | undefined): { readonly code?: string; readonly message: string } | undefined {
+  if (body === undefined) return undefined;
+  try {
+    const e = (JSON.parse(body) as { error?: { code?: unknown; message?: unknown } }).error;
+    if (e && typeof e.message === "string") return { message: e.message, ...(typeof e.code === "string" ? { code: e.code } : {}) };
+  } catch {
+    // not the relay's JSON error shape
+  }
+  return undefined;
+}
+
 /** The relay's `{"error":{"code","message"}}` message, else the raw text. */
 export function relayErrorMessage(body: string | undefined): string {
   if (body === undefined) return "no body";
-  try {
-    const parsed = JSON.parse(body) as { error?: { code?: unknown; message?: unknown } };
-    const e = parsed.error;
-    if (e && typeof e.message === "string") return typeof e.code === "string" ? `${e.code}: ${e.message}` : e.message;
-  } catch {
-    // not the relay's JSON error shape; the raw text says more
-  }
+  const e = relayErrorOf(body);
+  if (e) return e.code !== undefined ? `${e.code}: ${e.message}` : e.message;
   return body === "" ? "empty body" : body;
 }

@@ -77,7 +77,7 @@ describe("RelayTransport", () => {
     await tick();
     expect(t.messages).toEqual([]);
     expect(t.errors.map((e) => e.message)).toEqual([
-      "server sent a frame that is not JSON-RPC: Server starting…",
+      "the server process wrote a line to stdout that is not JSON-RPC: Server starting…",
       'server sent a message that is not valid JSON-RPC 2.0: {"jsonrpc":"2.0","id":1}',
     ]);
     expect(t.wireLog.entries().map((e) => dec.decode(e.bytes))).toEqual(["Server starting…", '{"jsonrpc":"2.0","id":1}']);
@@ -153,8 +153,9 @@ describe("RelayTransport", () => {
   });
 
   it("names the failing step of start, with the relay's answer", async () => {
-    const spawn = setup(fakeRelay({ create: Response.json({ error: { code: "spawn_failed", message: "spawn: ENOENT nope" } }, { status: 502 }) }));
-    await expect(spawn.transport.start()).rejects.toMatchObject({ step: "spawn", status: 502, message: expect.stringContaining("spawn_failed: spawn: ENOENT nope") });
+    // A command that cannot start is told in its own words: no relay, no HTTP status, no error code.
+    const spawn = setup(fakeRelay({ create: Response.json({ error: { code: "spawn_failed", message: 'command "nope" was not found (ENOENT)' } }, { status: 502 }) }));
+    await expect(spawn.transport.start()).rejects.toMatchObject({ step: "spawn", status: undefined, body: undefined, message: 'command "nope" was not found (ENOENT)' });
     const busy = setup(fakeRelay({ stream: Response.json({ error: { code: "conflict", message: "a stream is open" } }, { status: 409 }) }));
     await expect(busy.transport.start()).rejects.toMatchObject({ step: "open-stream", status: 409, message: expect.stringContaining("HTTP 409") });
     expect(busy.relay.calls.at(-1)!.url).toBe("http://127.0.0.1:9999/api/mcp/sessions/s1/close");

@@ -1,11 +1,12 @@
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { JSONRPCMessageSchema, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import type { Clock, IdSource } from "../env/environment.ts";
+import { httpFrameHeaders } from "../wire/http-headers.ts";
 import type { WireLog } from "../wire/wire-log.ts";
 import { FrameRecorder } from "./frame-recorder.ts";
 import { LineSplitter } from "./ndjson-lines.ts";
 import { type CreateSessionBody, parseRelayEvent, preview, type RelayConsoleEvent, sessionTarget } from "./relay-api.ts";
-import { bodyPreview, RELAY_FAILURE_CODE, type RelayFailureDetail, RelayError, relayErrorMessage } from "./relay-error.ts";
+import { bodyPreview, RELAY_FAILURE_CODE, type RelayFailureDetail, RelayError, relayErrorMessage, relayErrorOf } from "./relay-error.ts";
 
 export interface RelayTransportOptions {
   readonly fetch: typeof fetch;
@@ -37,6 +38,7 @@ export class RelayTransport implements Transport {
   #relayId: string | undefined;
   #target: string;
   #lastStatus: number | undefined;
+  #lastHeaders: Record<string, string[]> | undefined;
   #closed = false;
   #closedReason: string | undefined;
   // Requests sent through send() and not yet answered, keyed by type and value of the id, so a
@@ -73,6 +75,9 @@ export class RelayTransport implements Transport {
       const body = await bodyPreview(res);
       const id = parseId(body);
       if (res.status !== 201 || id === undefined) {
+        // A command that cannot start is the user's to fix, not the relay's: its words alone.
+        const spawn = relayErrorOf(body);
+        if (spawn?.code === "spawn_failed") throw new RelayError("spawn", spawn.message);
         const step = res.status === 502 ? "spawn" : "create-session";
         throw new RelayError(step, `relay could not create the session (HTTP ${res.status}): ${relayErrorMessage(body)}`, { status: res.status, ...(body !== undefined ? { body } : {}) });
       }
@@ -172,10 +177,11 @@ export class RelayTransport implements Transport {
   }
 
   #message(text: string): void {
-    const value = this.#recorder.in(text, this.#lastStatus !== undefined ? { status: this.#lastStatus } : {});
+    const value = this.#recorder.in(text, { ...(this.#lastStatus !== undefined ? { status: this.#lastStatus } : {}), ...(this.#lastHeaders ? { headers: this.#lastHeaders } : {}) });
     const messages = Array.isArray(value) ? value : [value];
     if (value === undefined || messages.length === 0) {
-      this.onerror?.(new RelayError("protocol", `server sent a frame that is not JSON-RPC: ${preview(text)}`));
+      const what = "transport" in this.#options.session && this.#options.session.transport === "stdio" ? "the server process wrote a line to stdout" : "server sent a frame";
+      this.onerror?.(new RelayError("protocol", `${what} that is not JSON-RPC: ${preview(text)}`));
       return;
     }
     for (const one of messages) {
@@ -188,7 +194,10 @@ export class RelayTransport implements Transport {
 
   #console(event: RelayConsoleEvent): void {
     this.#options.onConsole?.(event);
-    if (event.type === "http") this.#lastStatus = event.status;
+    if (event.type === "http") {
+      this.#lastStatus = event.status;
+      this.#lastHeaders = httpFrameHeaders(event.headers);
+    }
     else if (event.type === "error") {
       const status = event.status ?? (event.step === "http" ? this.#lastStatus : undefined);
       const detail = status !== undefined ? ` (HTTP ${status})` : "";
@@ -196,7 +205,7 @@ export class RelayTransport implements Transport {
       this.onerror?.(new RelayError(event.step, message, { ...(status !== undefined ? { status } : {}), ...(event.body !== undefined ? { body: event.body } : {}) }));
       for (const id of event.requestIds ?? []) this.#failRequest(id, message, { step: event.step, ...(status !== undefined ? { status } : {}), ...(event.body !== undefined ? { body: event.body } : {}) });
     } else if (event.type === "closed") {
-      const code = event.code !== undefined ? ` (code ${event.code})` : "";
+      const code = event.code !== undefined && !event.reason.includes(`code ${event.code}`) ? ` (code ${event.code})` : "";
       this.#closedReason = `${event.reason}${code}`;
       this.#finish();
     }

@@ -131,6 +131,27 @@ describe("issuesFromAjv details", () => {
     expect(brief(dynamic(schema, { method: "c" }))).toEqual([["/method", '"method" is "c"; allowed: "a", "b".']]);
   });
 
+  it("tells $ref'd branches apart by the schema they raise errors in, though their paths look alike", () => {
+    const block = (type: string, member: string) => ({ type: "object", required: ["type", member], properties: { type: { const: type }, [member]: { type: "string" } }, additionalProperties: false });
+    const schema = { $defs: { text: block("text", "text"), call: block("call", "call_id") }, type: "object", properties: { block: { oneOf: [{ $ref: "#/$defs/call" }, { $ref: "#/$defs/text" }] } } };
+    expect(brief(dynamic(schema, { block: { type: "tex", text: "hi" } }))).toEqual([["/block/type", '"type" is "tex"; allowed: "call", "text".']]);
+    expect(brief(dynamic(schema, { block: { type: "text", text: 5 } }))).toEqual([["/block/text", '"text" must be a string, not an integer.']]);
+  });
+
+  it("reports the branch the value got furthest into when no discriminator decides", () => {
+    const schema = {
+      $defs: { Deep: { type: "object", required: ["inner"], properties: { inner: { type: "object", required: ["n"], properties: { n: { type: "number" } } } } } },
+      anyOf: [{ $ref: "#/$defs/Deep" }, { type: "object", required: ["a", "b"] }],
+    };
+    expect(brief(dynamic(schema, { inner: { n: "1" } }))).toEqual([["/inner/n", '"n" must be a number, not a string.']]);
+    // With the two branches as far as each other, nothing tells them apart.
+    expect(brief(dynamic({ anyOf: [{ required: ["a"] }, { required: ["b"] }] }, {}))).toEqual([["", "The message matches none of the allowed shapes."]]);
+  });
+
+  it("says a mistyped value is mistyped, not also that it is not the constant", () => {
+    expect(brief(dynamic({ properties: { v: { type: "string", const: "x" } } }, { v: 1 }))).toEqual([["/v", '"v" must be a string, not an integer.']]);
+  });
+
   it("reports an undiscriminated union as the union, not every branch", () => {
     expect(brief(dynamic({ anyOf: [{ type: "string" }, { type: "number" }] }, true))).toEqual([["", "The message matches none of the allowed shapes."]]);
   });

@@ -1,9 +1,11 @@
 import type { ErrorObject } from "ajv";
 import type { Issue, IssueSource } from "../validation/types.ts";
+import { unionBranches } from "./union-branches.ts";
 
 /** Property names that pick a branch of a union; a mismatch there means "wrong branch", not "wrong data". */
-const DISCRIMINATORS = new Set(["type", "kind", "method", "protocol", "role"]);
+const DISCRIMINATORS = new Set(["type", "kind", "method", "protocol", "role", "resultType"]);
 const MAX_LISTED = 8;
+const REDUNDANT_AFTER_TYPE: ReadonlySet<string> = new Set(["const", "enum", "pattern", "format", "minLength", "maxLength", "minimum", "maximum"]);
 
 function quote(value: unknown): string {
   const text = JSON.stringify(value);
@@ -114,17 +116,19 @@ function isDiscriminatorMiss(error: ErrorObject, unionAt: string): boolean {
  * When every branch was dropped, the discriminator's own value is the problem, and one error
  * listing the allowed values says so.
  */
-function resolveUnion(union: ErrorObject, members: ErrorObject[]): ErrorObject[] {
+function resolveUnion(union: ErrorObject, members: ErrorObject[], root: unknown): ErrorObject[] {
   const branches = new Map<string, Branch>();
-  for (const error of members) {
-    const key = branchKey(error.schemaPath, union.schemaPath);
+  const placed = unionBranches(union, members, root);
+  for (const [i, error] of members.entries()) {
+    const index = placed[i];
+    const key = index === undefined ? branchKey(error.schemaPath, union.schemaPath) : `#${index}`;
     let branch = branches.get(key);
     if (!branch) branches.set(key, (branch = { errors: [], discriminated: false }));
     branch.errors.push(error);
     if (isDiscriminatorMiss(error, union.instancePath)) branch.discriminated = true;
   }
   const meant = [...branches.values()].filter((b) => !b.discriminated);
-  if (meant.length > 0 && meant.length < branches.size) return meant.flatMap((b) => b.errors);
+  if (meant.length > 0 && meant.length < branches.size) return (bestBranch(meant, union.instancePath) ?? { errors: meant.flatMap((b) => b.errors) }).errors;
   const misses = members.filter((e) => isDiscriminatorMiss(e, union.instancePath));
   if (meant.length === 0 && misses.length > 0) {
     const first = misses[0]!;
@@ -134,8 +138,39 @@ function resolveUnion(union: ErrorObject, members: ErrorObject[]): ErrorObject[]
     });
     return [{ ...first, keyword: "enum", params: { allowedValues: [...new Set(allowed)] } }];
   }
+  const best = bestBranch(meant.length > 0 ? meant : [...branches.values()], union.instancePath);
   // No branch stands out: report the union itself rather than every branch's complaint.
-  return [union];
+  return best ? best.errors : [union];
+}
+
+const depthOf = (pointer: string): number => (pointer === "" ? 0 : pointer.split("/").length - 1);
+
+/** How far into the value an error got: its path's depth, one more for a keyword that names a member below it. */
+function reach(error: ErrorObject): number {
+  const named = error.keyword === "required" || error.keyword === "dependentRequired";
+  return depthOf(error.instancePath) + (named ? 1 : 0);
+}
+
+/**
+ * The branch the value most likely meant: the one whose shallowest error lies deepest (it
+ * matched everything above), then the one with the fewest errors. None when two branches tie:
+ * then nothing tells them apart.
+ */
+function bestBranch(branches: readonly Branch[], unionAt: string): Branch | undefined {
+  const base = depthOf(unionAt);
+  let best: Branch | undefined;
+  let bestKey: readonly [number, number] = [-1, 0];
+  let tied = false;
+  for (const branch of branches) {
+    const key = [Math.min(...branch.errors.map(reach)) - base, -branch.errors.length] as const;
+    const order = key[0] - bestKey[0] || key[1] - bestKey[1];
+    if (order > 0) {
+      best = branch;
+      bestKey = key;
+      tied = false;
+    } else if (order === 0) tied = true;
+  }
+  return tied ? undefined : best;
 }
 
 /**
@@ -143,7 +178,7 @@ function resolveUnion(union: ErrorObject, members: ErrorObject[]): ErrorObject[]
  * lists a union's branch errors just before the union's own error, so they are gathered back
  * into their union by instance path.
  */
-export function issuesFromAjv(errors: readonly ErrorObject[], packId: string, source: IssueSource = "schema", base = ""): Issue[] {
+export function issuesFromAjv(errors: readonly ErrorObject[], packId: string, source: IssueSource = "schema", base = "", root?: unknown): Issue[] {
   const kept: ErrorObject[] = [];
   for (const error of errors) {
     if (error.keyword === "if") continue;
@@ -156,14 +191,17 @@ export function issuesFromAjv(errors: readonly ErrorObject[], packId: string, so
         kept.push(error);
         continue;
       }
-      kept.push(...resolveUnion(error, members));
+      kept.push(...resolveUnion(error, members, root));
       continue;
     }
     kept.push(error);
   }
+  // A value of the wrong type fails its const, enum or pattern as well; the type says it all.
+  const mistyped = new Set(kept.filter((e) => e.keyword === "type").map((e) => e.instancePath));
   const seen = new Set<string>();
   const issues: Issue[] = [];
   for (const error of kept) {
+    if (mistyped.size > 0 && REDUNDANT_AFTER_TYPE.has(error.keyword) && mistyped.has(error.instancePath)) continue;
     const { pointer, message } = describe(error, base);
     const key = `${pointer}\u0000${message}`;
     if (seen.has(key)) continue;

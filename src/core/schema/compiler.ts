@@ -1,7 +1,7 @@
 import { Ajv, type AnySchema, type Options, type ValidateFunction } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
-import type { Issue, SchemaDraft, SchemaPack } from "../validation/types.ts";
+import type { Issue, MessageKind, SchemaDraft, SchemaPack } from "../validation/types.ts";
 import { issuesFromAjv } from "./ajv-issues.ts";
 
 // ajv-formats is CommonJS; bundlers and Node disagree on where its default export lands.
@@ -48,6 +48,15 @@ function createAjv(draft: SchemaDraft, allErrors: boolean, formats: boolean): Aj
   const ajv = draft === "2020-12" ? new Ajv2020(options) : new Ajv(options);
   if (formats) addFormats(ajv);
   return ajv;
+}
+
+/** What checking a value against one kind needs, ready to call: see SchemaCompiler.kindCheck. */
+export interface KindCheck {
+  readonly pack: SchemaPack;
+  /** ajv's compiled yes/no function; it returns a boolean for a pack definition (they are synchronous). */
+  readonly isValid: ValidateFunction;
+  /** The definition's class (see definitionClass). */
+  readonly cls: number;
 }
 
 interface PackValidators {
@@ -169,6 +178,21 @@ export class SchemaCompiler {
     return found;
   }
 
+  readonly #kindChecks = new WeakMap<MessageKind, KindCheck>();
+
+  /**
+   * A kind's yes/no validator and definition class, remembered by the kind object, so checking a
+   * message builds no key and makes no lookup by name. A kind object shared by two packs is
+   * remembered for the first and worked out afresh for the other.
+   */
+  kindCheck(pack: SchemaPack, kind: MessageKind): KindCheck {
+    const found = this.#kindChecks.get(kind);
+    if (found && found.pack === pack) return found;
+    const made: KindCheck = { pack, isValid: this.#function(pack, kind.definition, false), cls: this.definitionClass(pack, kind.definition) };
+    if (!found) this.#kindChecks.set(kind, made);
+    return made;
+  }
+
   /** Compiles every kind's definition now, so a broken pack fails loudly and early. */
   compileAll(pack: SchemaPack): void {
     for (const kind of pack.kinds) this.#function(pack, kind.definition, false);
@@ -184,7 +208,7 @@ export class SchemaCompiler {
     if (mode === "first" && this.isValid(pack, definition, value)) return [];
     const fn = this.#function(pack, definition, true);
     if (fn(value)) return [];
-    const issues = issuesFromAjv(fn.errors ?? [], pack.id);
+    const issues = issuesFromAjv(fn.errors ?? [], pack.id, "schema", "", pack.document);
     return mode === "first" ? issues.slice(0, 1) : issues;
   }
 
@@ -198,7 +222,7 @@ export class SchemaCompiler {
       return [{ pointer, message: fn, severity: "warning", source: "tool-schema", keyword: "$schema" }];
     }
     if (fn(value)) return [];
-    return issuesFromAjv(fn.errors ?? [], "tool", "tool-schema", pointer);
+    return issuesFromAjv(fn.errors ?? [], "tool", "tool-schema", pointer, fn.schema);
   }
 
   #dynamicFunction(schema: unknown, fallback: SchemaDraft): ValidateFunction | string {

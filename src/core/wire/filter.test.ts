@@ -114,3 +114,15 @@ describe("free-text search", () => {
     expect(filterWireEntries(entries, { text: "MATCH" })).toEqual(first);
   });
 });
+
+describe("method filter keeps request and answer together", () => {
+  it("matches an answer by the method of its request", () => {
+    const log = new WireLog(manualClock(), 10);
+    const e = enc;
+    log.record({ channel: "mcp", direction: "out", target: "u", correlationId: "1", bytes: e.encode('{"id":1,"method":"tools/call"}') });
+    log.record({ channel: "mcp", direction: "out", target: "u", correlationId: "2", bytes: e.encode('{"id":2,"method":"ping"}') });
+    log.record({ channel: "mcp", direction: "in", target: "u", correlationId: "1", bytes: e.encode('{"id":1,"result":{}}') });
+    log.record({ channel: "mcp", direction: "in", target: "u", correlationId: "2", bytes: e.encode('{"id":2,"result":{}}') });
+    expect(filterWireEntries(log.entries(), { method: "tools/" }).map((x) => x.seq)).toEqual([1, 3]);
+  });
+});

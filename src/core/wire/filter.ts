@@ -10,7 +10,7 @@ export interface WireFilterSpec {
   readonly channels?: ReadonlySet<WireChannel>;
   /** Case-insensitive substring of target, correlation id, note, headers or payload text. */
   readonly text?: string;
-  /** Case-insensitive prefix of the decoded method or protocol id. */
+  /** Case-insensitive prefix of the decoded method or protocol id, or of the request's a reply answers. */
   readonly method?: string;
   /** Case-insensitive prefix of the decoded protocol id only. */
   readonly protocolId?: string;
@@ -61,6 +61,7 @@ function haystack(e: WireEntry): string {
   if (e.note !== undefined) parts.push(e.note);
   if (e.decoded.method !== undefined) parts.push(e.decoded.method);
   if (e.decoded.protocolId !== undefined) parts.push(e.decoded.protocolId);
+  if (e.decoded.requestMethod !== undefined) parts.push(e.decoded.requestMethod);
   if (e.headers) {
     for (const [name, values] of Object.entries(e.headers)) parts.push(name, ...values);
   }
@@ -85,7 +86,12 @@ export function compileWireFilter(spec: WireFilterSpec): (e: WireEntry) => boole
   else if (status === "ok") checks.push((e) => !isErrorEntry(e));
   const method = spec.method?.trim().toLowerCase();
   if (method) {
-    checks.push((e) => startsWithFolded(e.decoded.method, method) || startsWithFolded(e.decoded.protocolId, method));
+    checks.push(
+      (e) =>
+        startsWithFolded(e.decoded.method, method) ||
+        startsWithFolded(e.decoded.protocolId, method) ||
+        startsWithFolded(e.decoded.requestMethod, method),
+    );
   }
   const protocolId = spec.protocolId?.trim().toLowerCase();
   if (protocolId) checks.push((e) => startsWithFolded(e.decoded.protocolId, protocolId));

@@ -16,3 +16,7 @@ export { DEFAULT_WIRE_CAPACITY, WireLog } from "./wire-log.ts";
 export type { WireLogSnapshot } from "./wire-log.ts";
 export { WIRE_CHANNELS } from "./wire-entry.ts";
 export type { WireChannel, WireDecoded, WireDirection, WireEntry, WireFrameInput } from "./wire-entry.ts";
+export { restoreWireTail, wireLogTail } from "./wire-tail.ts";
+export type { WireTail } from "./wire-tail.ts";
+export { httpFrameHeaders } from "./http-headers.ts";
+export type { HeaderSource } from "./http-headers.ts";

@@ -33,6 +33,11 @@ export interface WireDecoded {
   readonly method?: string;
   /** Self-described protocol id (fisk-ai `protocol`, micro `type`). */
   readonly protocolId?: string;
+  /**
+   * For a frame with neither of the above (a JSON-RPC response, a plain NATS reply): the method or
+   * protocol id of the earlier frame with the same channel and correlation id, its request.
+   */
+  readonly requestMethod?: string;
 }
 
 export interface WireEntry extends WireFrameInput {

@@ -153,3 +153,41 @@ describe("WireLog snapshots", () => {
     expect(log.snapshot.entries).not.toBe(first);
   });
 });
+
+describe("WireLog pairs answers with their requests", () => {
+  const json = (value: unknown) => enc.encode(JSON.stringify(value));
+
+  it("a response without a method is given its request's, per channel and correlation id", () => {
+    const log = new WireLog(manualClock(), 10);
+    log.record(frame(1, { channel: "mcp", correlationId: "1", bytes: json({ jsonrpc: "2.0", id: 1, method: "tools/call" }) }));
+    log.record(frame(2, { channel: "mcp", correlationId: "2", bytes: json({ jsonrpc: "2.0", id: 2, method: "tools/list" }) }));
+    const answer = log.record(frame(3, { channel: "mcp", direction: "in", correlationId: "1", bytes: json({ jsonrpc: "2.0", id: 1, result: {} }) }));
+    const other = log.record(frame(4, { channel: "nats", direction: "in", correlationId: "1", bytes: json({ ok: true }) }));
+    expect(answer.decoded.requestMethod).toBe("tools/call");
+    expect(answer.decoded.method).toBeUndefined();
+    expect(other.decoded.requestMethod).toBeUndefined();
+  });
+
+  it("a reused id takes the newest request's method; a reply set keeps its request's protocol", () => {
+    const log = new WireLog(manualClock(), 10);
+    log.record(frame(1, { channel: "mcp", correlationId: "0", bytes: json({ id: 0, method: "initialize" }) }));
+    log.record(frame(2, { channel: "mcp", correlationId: "0", bytes: json({ id: 0, method: "ping" }) }));
+    expect(log.record(frame(3, { channel: "mcp", correlationId: "0", bytes: json({ id: 0, result: {} }) })).decoded.requestMethod).toBe("ping");
+    log.record(frame(4, { correlationId: "x", bytes: json({ protocol: "fisk.tool.request" }) }));
+    log.record(frame(5, { correlationId: "x", bytes: json({ protocol: "fisk.tool.reply" }) }));
+    const status = log.record(frame(6, { correlationId: "x", bytes: new Uint8Array(0), status: 408 }));
+    expect(status.decoded.requestMethod).toBe("fisk.tool.request");
+  });
+
+  it("restored entries are paired again, and clear() forgets the requests", () => {
+    const source = new WireLog(manualClock(), 10);
+    const asked = source.record(frame(1, { correlationId: "7", bytes: json({ id: 7, method: "tools/call" }) }));
+    const bare = { ...source.record(frame(2, { correlationId: "7", bytes: json({ id: 7, result: 1 }) })) };
+    const plain = { ...bare, decoded: { json: bare.decoded.json } };
+    const log = new WireLog(manualClock(), 10);
+    log.restore([asked, plain]);
+    expect(log.entries()[1]?.decoded.requestMethod).toBe("tools/call");
+    log.clear();
+    expect(log.record(frame(3, { correlationId: "7", bytes: json({ id: 7, result: 1 }) })).decoded.requestMethod).toBeUndefined();
+  });
+});

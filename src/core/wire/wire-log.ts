@@ -4,6 +4,8 @@ import { decodeFrame } from "./decode.ts";
 import type { WireEntry, WireFrameInput } from "./wire-entry.ts";
 
 export const DEFAULT_WIRE_CAPACITY = 100_000;
+/** Requests remembered for pairing with their answers; the oldest unanswered are forgotten first. */
+const MAX_ASKED = 10_000;
 
 export interface WireLogSnapshot {
   /**
@@ -37,6 +39,8 @@ export class WireLog extends SnapshotStore<WireLogSnapshot> {
   #pending = false;
   // Entries per status, kept as frames enter and leave the ring so listing them needs no rescan.
   readonly #statusCounts = new Map<number, number>();
+  // Method of each recent request by channel and correlation id, so its answer can name it.
+  readonly #askedMethod = new Map<string, string>();
 
   readonly #redact: ((frame: WireFrameInput) => WireFrameInput) | undefined;
 
@@ -68,14 +72,14 @@ export class WireLog extends SnapshotStore<WireLogSnapshot> {
   /** Record one frame verbatim (secrets aside, see the constructor) and return the stored entry. */
   record(input: WireFrameInput): WireEntry {
     const frame = this.#redact ? this.#redact(input) : input;
-    const entry: WireEntry = {
+    const entry = this.#paired({
       ...frame,
       seq: ++this.#seq,
       ts: this.#clock.now(),
       wall: this.#clock.wallNow(),
       size: frame.bytes.byteLength,
       decoded: decodeFrame(frame.bytes),
-    };
+    });
     this.#push(entry);
     return entry;
   }
@@ -84,8 +88,27 @@ export class WireLog extends SnapshotStore<WireLogSnapshot> {
   restore(entries: Iterable<WireEntry>): void {
     for (const e of entries) {
       this.#seq = Math.max(this.#seq, e.seq);
-      this.#push(e);
+      this.#push(this.#paired(e));
     }
+  }
+
+  /** A request's method is remembered; an answer without one of its own is given it. */
+  #paired(entry: WireEntry): WireEntry {
+    if (entry.correlationId === undefined) return entry;
+    const key = `${entry.channel}\u0000${entry.correlationId}`;
+    const own = entry.decoded.method ?? entry.decoded.protocolId;
+    if (own !== undefined) {
+      // A JSON-RPC method always opens an exchange (ids are reused across sessions); a protocol id
+      // only when it is the first of its exchange, so a reply set keeps its request's name.
+      if (entry.decoded.method === undefined && this.#askedMethod.has(key)) return entry;
+      this.#askedMethod.delete(key);
+      if (this.#askedMethod.size >= MAX_ASKED) this.#askedMethod.delete(this.#askedMethod.keys().next().value!);
+      this.#askedMethod.set(key, own);
+      return entry;
+    }
+    const asked = this.#askedMethod.get(key);
+    if (asked === undefined || entry.decoded.requestMethod === asked) return entry;
+    return { ...entry, decoded: { ...entry.decoded, requestMethod: asked } };
   }
 
   clear(): void {
@@ -94,6 +117,7 @@ export class WireLog extends SnapshotStore<WireLogSnapshot> {
     this.#count = 0;
     this.#dropped = 0;
     this.#statusCounts.clear();
+    this.#askedMethod.clear();
     this.#publish();
   }
 

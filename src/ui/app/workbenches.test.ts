@@ -11,8 +11,11 @@ describe("workbenches", () => {
   it("routes from the hash and falls back to NATS", () => {
     expect(workbenchFromHash("#/traffic")).toBe("traffic");
     expect(workbenchFromHash("#traffic")).toBe("traffic");
-    expect(workbenchFromHash("#/nope")).toBe("nats");
-    expect(workbenchFromHash("")).toBe("nats");
+    expect(workbenchFromHash("#/nope")).toBe("mcp");
+    expect(workbenchFromHash("")).toBe("mcp");
+    expect(workbenchFromHash("", "serve")).toBe("serve");
+    expect(workbenchFromHash("#/nats", "serve")).toBe("nats");
+    expect(workbenchFromHash("", "../etc")).toBe("mcp");
   });
 });
 

@@ -24,6 +24,7 @@ export const WORKBENCHES: readonly Workbench[] = [
     label: "A2A (HTTP)",
     purpose:
       "Fetch and validate Agent Cards, send A2A messages in any dialect from v0.1 to v1.0, and follow tasks and their streams.",
+    load: () => import("../features/a2a/A2aWorkbench.svelte"),
   },
   {
     id: "nats",
@@ -53,7 +54,8 @@ export const WORKBENCHES: readonly Workbench[] = [
   },
 ];
 
-export function workbenchFromHash(hash: string): WorkbenchId {
+/** The workbench the address names; else the one open before a reload; else MCP. */
+export function workbenchFromHash(hash: string, saved?: unknown): WorkbenchId {
   const id = hash.replace(/^#\/?/, "");
-  return WORKBENCHES.find((w) => w.id === id)?.id ?? "nats";
+  return WORKBENCHES.find((w) => w.id === id)?.id ?? WORKBENCHES.find((w) => w.id === saved)?.id ?? "mcp";
 }

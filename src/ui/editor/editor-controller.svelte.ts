@@ -1,5 +1,5 @@
 import type * as MonacoApi from "monaco-editor/editor";
-import { levelOf, MARKER_OWNER, sortProblems, toMonacoMarkers, type EditorMarker, type Problem } from "./markers.ts";
+import { JSON_OWNER, levelOf, MARKER_OWNER, shownMarkers, sortProblems, toMonacoMarkers, type EditorMarker, type Problem } from "./markers.ts";
 import type { Monaco } from "./monaco-loader.ts";
 import { schemaRegistry } from "./schema-registry.ts";
 import { watchTheme } from "./theme-watch.ts";
@@ -21,6 +21,10 @@ export class JsonEditorController {
   failure = $state("");
   /** Monaco's markers for this model (JSON syntax, schema, and ours), once ready. */
   problems = $state.raw<Problem[]>([]);
+  /** Focus is in the editor's text: the way out is shown then. */
+  focused = $state(false);
+  /** Tab moves focus instead of indenting (Ctrl+M toggles it for every editor; Escape for one Tab). */
+  tabMovesFocus = $state(false);
 
   readonly modelUri: string;
   readonly #onchange: (text: string) => void;
@@ -28,6 +32,7 @@ export class JsonEditorController {
   #markers: readonly EditorMarker[] = [];
   #readonly = false;
   #label = "";
+  #schemaDiagnostics = true;
   #monaco: Monaco | undefined;
   #editor: MonacoApi.editor.IStandaloneCodeEditor | undefined;
   #model: MonacoApi.editor.ITextModel | undefined;
@@ -74,8 +79,12 @@ export class JsonEditorController {
     this.#applyMarkers();
   }
 
-  setSchema(schema: object | undefined): void {
+  /** `diagnostics: false` keeps the schema for completion and hover, its problems unshown. */
+  setSchema(schema: object | undefined, diagnostics = true): void {
     schemaRegistry.set(this.modelUri, schema);
+    if (diagnostics === this.#schemaDiagnostics) return;
+    this.#schemaDiagnostics = diagnostics;
+    this.#readProblems();
   }
 
   setOptions(options: { readonly: boolean; label: string }): void {
@@ -141,7 +150,43 @@ export class JsonEditorController {
     );
     this.#applyMarkers();
     this.#readProblems();
+    this.#cleanups.push(this.#keyboard(monaco, editor));
     this.status = "ready";
+  }
+
+  /**
+   * Tab indents inside the editor, so the editor must say how to leave it: Ctrl+M (Monaco's tab
+   * focus mode, for every editor) or Escape, after which the next Tab or Shift+Tab moves focus.
+   */
+  #keyboard(monaco: Monaco, editor: MonacoApi.editor.IStandaloneCodeEditor): () => void {
+    const option = monaco.editor.EditorOption.tabFocusMode;
+    let escaped = false;
+    const release = () => {
+      if (!escaped) return;
+      escaped = false;
+      editor.updateOptions({ tabFocusMode: false });
+    };
+    const read = () => (this.tabMovesFocus = editor.getOption(option));
+    const subscriptions = [
+      editor.onKeyDown((e) => {
+        if (e.keyCode === monaco.KeyCode.Escape) {
+          escaped = true;
+          editor.updateOptions({ tabFocusMode: true });
+        } else if (e.keyCode !== monaco.KeyCode.Tab && e.keyCode !== monaco.KeyCode.Shift) release();
+      }),
+      editor.onDidFocusEditorText(() => (this.focused = true)),
+      editor.onDidBlurEditorText(() => {
+        this.focused = false;
+        release();
+      }),
+      editor.onDidChangeConfiguration((e) => {
+        if (e.hasChanged(option)) read();
+      }),
+    ];
+    read();
+    return () => {
+      for (const s of subscriptions) s.dispose();
+    };
   }
 
   #applyMarkers(): void {
@@ -157,7 +202,17 @@ export class JsonEditorController {
     const monaco = this.#monaco;
     const model = this.#model;
     if (!monaco || !model) return;
-    const found = monaco.editor.getModelMarkers({ resource: model.uri }).map((m) => ({
+    const all = monaco.editor.getModelMarkers({ resource: model.uri });
+    const shown = shownMarkers(all, this.#schemaDiagnostics);
+    if (shown.length < all.length) {
+      // Take the unshown ones off the text too; if that calls back here, nothing is left to drop.
+      monaco.editor.setModelMarkers(model, JSON_OWNER, shown.filter((m) => m.owner === JSON_OWNER));
+      if (this.#placed > 0 && !shown.some((m) => m.owner === MARKER_OWNER)) {
+        monaco.editor.setModelMarkers(model, MARKER_OWNER, []);
+        this.#placed = 0;
+      }
+    }
+    const found = shown.map((m) => ({
       line: m.startLineNumber,
       column: m.startColumn,
       message: m.message,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { levelOf, problemOffset, textProblems, toMonacoMarkers } from "./markers.ts";
+import { levelOf, problemOffset, shownMarkers, textProblems, toMonacoMarkers } from "./markers.ts";
 
 // Monaco's MarkerSeverity values.
 const SCALE = { Hint: 1, Info: 2, Warning: 4, Error: 8 };
@@ -27,13 +27,30 @@ describe("editor markers", () => {
     expect([8, 4, 2, 1].map((s) => levelOf(s, SCALE))).toEqual(["error", "warning", "info", "info"]);
   });
 
-  it("reports the syntax error and the markers without Monaco, sorted by position", () => {
+  it("reports a syntax error alone without Monaco, else the markers sorted by position", () => {
     const broken = '{\n  "name": 5,\n  "extra" true\n}';
-    expect(textProblems(broken, [{ pointer: "/name", message: "must be string" }])).toEqual([
-      { line: 2, column: 11, message: "must be string", severity: "error" },
+    const markers = [{ pointer: "/extra", message: "not allowed" }, { pointer: "/name", message: "must be string" }];
+    expect(textProblems(broken, markers)).toEqual([
       { line: 3, column: 11, message: "Unexpected 't': expected ':' after the property name", severity: "error" },
     ]);
+    expect(textProblems(TEXT, markers)).toEqual([
+      { line: 2, column: 11, message: "must be string", severity: "error" },
+      { line: 3, column: 12, message: "not allowed", severity: "error" },
+    ]);
     expect(textProblems(TEXT, [])).toEqual([]);
+  });
+
+  it("shows Monaco's syntax errors alone while the text does not parse, and schema problems only when asked", () => {
+    // As Monaco's JSON language reports {"a": 2, "b": }: 516 is "Value expected", 0 a schema problem.
+    const syntax = { owner: "json", code: "516", message: "Value expected" };
+    const schema = { owner: "json", code: "0", message: 'Missing property "b".' };
+    const ours = { owner: "patchbay", message: "must be string" };
+    expect(shownMarkers([schema, syntax, ours], true)).toEqual([syntax]);
+    expect(shownMarkers([schema, ours], true)).toEqual([schema, ours]);
+    expect(shownMarkers([schema, ours], false)).toEqual([ours]);
+    // A duplicate key (520) is a warning about text that parses, not a syntax error.
+    const duplicate = { owner: "json", code: { value: "520" }, message: "Duplicate object key" };
+    expect(shownMarkers([duplicate, ours], true)).toEqual([duplicate, ours]);
   });
 
   it("finds a problem's offset for a plain textarea caret", () => {

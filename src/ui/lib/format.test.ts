@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatBytes, formatCount, formatMs, formatRtt, formatWallTime } from "./format.ts";
+import { formatBytes, formatClockTime, formatCount, formatMs, formatRtt, formatWallTime } from "./format.ts";
 
 describe("format", () => {
   it("groups counts", () => {
@@ -34,5 +34,11 @@ describe("format", () => {
   it("formats wall time as UTC ISO", () => {
     expect(formatWallTime(Date.UTC(2025, 0, 2, 3, 4, 5, 6))).toBe("2025-01-02T03:04:05.006Z");
     expect(formatWallTime(Number.NaN)).toBe("invalid time");
+  });
+
+  it("formats wall time as the local clock reads it, to the millisecond", () => {
+    expect(formatClockTime(new Date(2025, 0, 2, 3, 4, 5, 6).getTime())).toBe("03:04:05.006");
+    expect(formatClockTime(new Date(2025, 0, 2, 23, 59, 59, 999).getTime())).toBe("23:59:59.999");
+    expect(formatClockTime(Number.NaN)).toBe("invalid time");
   });
 });

@@ -37,3 +37,12 @@ export function formatWallTime(epochMs: number): string {
   const d = new Date(epochMs);
   return Number.isNaN(d.getTime()) ? "invalid time" : d.toISOString();
 }
+
+const two = (n: number) => String(n).padStart(2, "0");
+
+/** Wall time as the local clock reads it, to the millisecond: "14:03:27.512". */
+export function formatClockTime(epochMs: number): string {
+  const d = new Date(epochMs);
+  if (Number.isNaN(d.getTime())) return "invalid time";
+  return `${two(d.getHours())}:${two(d.getMinutes())}:${two(d.getSeconds())}.${String(d.getMilliseconds()).padStart(3, "0")}`;
+}

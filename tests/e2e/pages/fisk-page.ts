@@ -9,6 +9,10 @@ export class FiskPage {
   readonly toolInput: EditorPage;
   readonly timeline: Locator;
   readonly outcome: Locator;
+  /** The headline's block: its tone is in `data-tone` (ok, warn, bad). */
+  readonly outcomeBlock: Locator;
+  readonly evidence: Locator;
+  readonly callForm: Locator;
 
   constructor(page: Page) {
     this.page = page;
@@ -16,6 +20,46 @@ export class FiskPage {
     this.toolInput = new EditorPage(page, "Tool input");
     this.timeline = page.getByRole("region", { name: "Reply set" }).getByRole("list", { name: "Timeline" });
     this.outcome = page.getByTestId("tool-outcome");
+    this.outcomeBlock = page.getByTestId("tool-outcome-block");
+    this.evidence = page.getByRole("table", { name: "Outcome evidence" });
+    this.callForm = page.getByRole("form", { name: "Tool call" });
+  }
+
+  /** Discovers an agent by name in the Agents tab and waits for its card. */
+  async discover(identity: string): Promise<void> {
+    await this.openTab("Agents");
+    const form = this.page.getByRole("form", { name: "Discover an agent" });
+    await form.getByLabel("Agent identity").fill(identity);
+    await form.getByRole("button", { name: "Discover" }).click();
+    await expect(this.page.getByTestId("agent-summary")).toContainText(`Card of ${identity}`);
+  }
+
+  /** From the Agents tab: a tool's Call button, then the input pasted in and sent. */
+  async call(tool: string, input: string): Promise<void> {
+    await this.page.getByRole("list", { name: "Tools" }).getByRole("button", { name: `Call ${tool}`, exact: true }).click();
+    await this.toolInput.waitReady();
+    await this.toolInput.replaceText(input);
+    await this.send();
+  }
+
+  /** Sends the tool call as it stands in the form. */
+  async send(): Promise<void> {
+    await this.callForm.getByRole("button", { name: "Send", exact: true }).click();
+  }
+
+  /** Picks a tool in the form's select, staying on the Tool call tab. */
+  async chooseTool(tool: string, input?: string): Promise<void> {
+    await this.callForm.getByRole("combobox", { name: /^Tool\b/ }).selectOption(tool);
+    if (input !== undefined) {
+      await this.toolInput.waitReady();
+      await this.toolInput.replaceText(input);
+    }
+  }
+
+  /** Expects the outcome's headline and colour. */
+  async expectOutcome(headline: string | RegExp, tone: "ok" | "warn" | "bad"): Promise<void> {
+    await expect(this.outcome).toHaveText(headline);
+    await expect(this.outcomeBlock).toHaveAttribute("data-tone", tone);
   }
 
   /** Opens the app, connects to its managed NATS over WebSocket and waits for "connected". */

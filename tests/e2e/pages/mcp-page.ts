@@ -31,6 +31,11 @@ export class McpPage {
   readonly sendRaw: Locator;
   readonly rawFrames: Locator;
   readonly failure: Locator;
+  readonly failureMessage: Locator;
+  /** The server side of the workbench, where info, tools and a failed connection's reason show. */
+  readonly mainPane: Locator;
+  /** Says the call result on show answers other arguments, or a closed connection. */
+  readonly callStale: Locator;
   /** The dialog that answers a server's elicitation request. */
   readonly elicitation: Locator;
 
@@ -60,6 +65,9 @@ export class McpPage {
     this.sendRaw = page.getByRole("button", { name: "Send raw" });
     this.rawFrames = page.getByRole("list", { name: "Raw frames" });
     this.failure = page.getByRole("alert", { name: "Connection failure" });
+    this.failureMessage = page.getByTestId("mcp-failure-message");
+    this.mainPane = page.getByRole("region", { name: "MCP server" });
+    this.callStale = page.getByRole("form", { name: "Tool call" }).getByTestId("stale-note");
     this.elicitation = page.getByRole("dialog", { name: "The server asks for input" });
   }
 

@@ -20,6 +20,8 @@ export class ValidatePage {
   readonly list: Locator;
   readonly rows: Locator;
   readonly detail: Locator;
+  /** Where the open message came from, as its row says. */
+  readonly detailPlace: Locator;
   readonly verdict: Locator;
   readonly issues: Locator;
   readonly packSelect: Locator;
@@ -52,6 +54,7 @@ export class ValidatePage {
     this.list = page.getByRole("listbox", { name: "Verdicts" });
     this.rows = this.list.getByRole("option");
     this.detail = page.getByRole("region", { name: "Message detail" });
+    this.detailPlace = page.getByTestId("validate-detail-place");
     this.verdict = page.getByRole("region", { name: "Verdict" });
     this.issues = this.verdict.getByRole("list", { name: "Issues" }).getByRole("listitem");
     this.packSelect = page.getByRole("combobox", { name: "Pack" });
@@ -98,6 +101,21 @@ export class ValidatePage {
   async expectCounts(list: Locator, counts: Readonly<Record<string, number>>): Promise<void> {
     for (const [label, n] of Object.entries(counts)) {
       await expect(this.count(list, label)).toHaveText(`${label} ${n.toLocaleString("en-US")}`);
+    }
+  }
+
+  /**
+   * Expects the list to show one row per place, in order, and each row, clicked, to open its own
+   * message. Only for short lists: every row must be rendered.
+   */
+  async expectRowsOpenTheirMessages(places: readonly string[]): Promise<void> {
+    await expect(this.rows).toHaveCount(places.length);
+    for (const [i, place] of places.entries()) {
+      const row = this.rows.nth(i);
+      await expect(row, `row ${i}`).toContainText(place);
+      await row.click();
+      await expect(row, `row ${i} selected`).toHaveAttribute("aria-selected", "true");
+      await expect(this.detailPlace, `message opened by row ${i}`).toContainText(place);
     }
   }
 

@@ -73,7 +73,7 @@ test.describe("fisk-ai agents from the browser", () => {
     await fisk.toolInput.replaceText('{"stream": "ORDERS"}');
     await page.keyboard.press("ControlOrMeta+Enter");
 
-    await expect(fisk.outcome).toHaveText("ran with exit code 1");
+    await fisk.expectOutcome("exit code 1", "bad");
     await expect(fisk.timelineRow("ack")).toHaveCount(1);
     await expect(fisk.timelineRow("keepalive")).toHaveCount(1);
     await expect(fisk.timelineRow("terminal (final)")).toHaveCount(1);

@@ -130,12 +130,68 @@ test.describe("MCP workbench over the backend relay (stdio)", () => {
     await expect(mcp.content).toContainText("User cancelled the elicitation dialog.");
   });
 
-  test("a command that cannot start names the failed step", async ({ page, app }) => {
+  test("a command that cannot start fails in the main pane, in the command's own words", async ({ page, app }) => {
     const mcp = new McpPage(page);
     await mcp.open(app.url);
     await mcp.connectStdio("/nonexistent/patchbay-no-such-server", []);
-    await expect(mcp.failure).toBeVisible({ timeout: 20_000 });
+    await expect(mcp.mainPane.getByRole("alert", { name: "Connection failure" })).toBeVisible({ timeout: 20_000 });
+    await expect(mcp.mainPane).not.toContainText("Connect to an MCP server");
     await expect(page.getByTestId("mcp-failed-step")).toHaveText("spawn");
-    await expect(mcp.state).toHaveText("idle");
+    await expect(mcp.failureMessage).toHaveText('command "/nonexistent/patchbay-no-such-server" was not found (ENOENT); give a path or a command on the backend\'s PATH');
+    await expect(mcp.failure).not.toContainText(/relay|HTTP 502|spawn_failed/);
+    await expect(mcp.state).toHaveText("failed");
+    // The failure answers the form as it was: editing the command marks it stale.
+    await expect(mcp.failure.getByTestId("stale-note")).toHaveCount(0);
+    await mcp.command.fill("/nonexistent/another");
+    await expect(mcp.failure.getByTestId("stale-note")).toBeVisible();
+  });
+
+  test("a process that exits, or writes what is not JSON-RPC to stdout, is named for it at connect time", async ({ page, app }) => {
+    const mcp = new McpPage(page);
+    await mcp.open(app.url);
+    await mcp.connectStdio(process.execPath, ["-e", "process.exit(1)"]);
+    await expect(page.getByTestId("mcp-failed-step")).toHaveText("closed", { timeout: 20_000 });
+    await expect(mcp.failureMessage).toHaveText("the connection closed before initialize was answered: process exited with code 1");
+    await expect(mcp.state).toHaveText("failed");
+
+    await mcp.connectStdio(process.execPath, ["-e", "console.log('Hello from a plain program')"]);
+    await expect(page.getByTestId("mcp-failed-step")).toHaveText("not-mcp", { timeout: 20_000 });
+    await expect(mcp.failureMessage).toHaveText(
+      "the server process wrote a line to stdout that is not JSON-RPC: Hello from a plain program, so it is not an MCP server, or not started as one " +
+        "(the connection closed before initialize was answered: process exited with code 0)",
+    );
+  });
+
+  test("a JSON syntax error in the arguments shows alone, and a result is marked stale once the arguments change", async ({ page, app }) => {
+    const mcp = new McpPage(page);
+    await mcp.open(app.url);
+    await mcp.connectStdio(process.execPath, [EVERYTHING, "stdio"], "2025-06-18");
+    await expect(mcp.state).toHaveText("connected", { timeout: 20_000 });
+    await mcp.selectTool("get-sum");
+    await mcp.argsEditor.waitReady();
+
+    // The schema wants "b"; the parse that failed is no reason to say it is missing.
+    await mcp.argsEditor.replaceText('{"a": 2, "b": }');
+    await expect(mcp.argsEditor.problems.filter({ hasText: "Value expected" })).toHaveCount(1);
+    await expect(mcp.argsEditor.problems).toHaveCount(1);
+    await expect(mcp.argsEditor.problemsRegion).not.toContainText("Missing property");
+    // With the text fixed, the schema speaks again.
+    await mcp.argsEditor.replaceText('{"a": 2}');
+    await expect(mcp.argsEditor.problemsRegion).toContainText("Missing property");
+
+    await mcp.argsEditor.replaceText('{"a": 40, "b": 2}');
+    await mcp.send.click();
+    await expect(mcp.content).toContainText("42");
+    await expect(mcp.callStale).toHaveCount(0);
+    await mcp.argsEditor.replaceText('{"a": 40, "b": }');
+    await expect(mcp.callStale).toBeVisible();
+    await expect(mcp.callStale).toContainText("the arguments changed");
+    await mcp.argsEditor.replaceText('{\n  "a": 40,\n  "b": 2\n}');
+    await expect(mcp.callStale).toHaveCount(0);
+
+    // Another tool shows no answer of this one.
+    await mcp.selectTool("echo");
+    await expect(mcp.outcome).toHaveCount(0);
+    await expect(mcp.content).toHaveCount(0);
   });
 });

@@ -1,7 +1,7 @@
 import { connect } from "@nats-io/transport-node";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { discoveryRequest, discoverySubject, encodeFiskBytes } from "../../../src/core/a2a-nats/codec/index.ts";
+import { discoveryRequest, discoverySubject, encodeFiskBytes } from "../../../src/core/fisk/codec/index.ts";
 import { BackendClient } from "../../../src/core/backend/backend-client.ts";
 import { expect, test } from "../fixtures.ts";
 import { EditorPage } from "../pages/editor-page.ts";
@@ -113,6 +113,33 @@ test.describe("Serve workbench", () => {
     await expect(serve.mcpState).toHaveText("stopped");
     await expect(serve.natsState).toHaveText("stopped");
     expect(starts).toEqual([]);
+  });
+
+  test("the toolkit's headline counts what its Problems list shows; a repeated tool name is an error there; a stale refusal says so", async ({ page, app }) => {
+    const serve = new ServePage(page);
+    await serve.open(app.url);
+    const editor = new EditorPage(page, "Toolkit JSON");
+    await editor.waitReady();
+    const tool = (name: string, extra: object = {}) => ({ name, description: "d", inputSchema: { type: "object" }, run: { builtin: "echo" }, ...extra });
+    // A key the schema does not allow ("timeoutMs" beside "builtin") is readToolkit's to judge, and it does not mind.
+    const kit = { format: "patchbay.toolkit", version: 1, name: "kit", tools: [tool("echo"), tool("echo"), tool("ls", { inputSchema: undefined }), tool("t", { run: { builtin: "echo", timeoutMs: 5 } })] };
+    await editor.replaceText(JSON.stringify(kit, null, 2));
+    const summary = page.getByTestId("toolkit-summary");
+    await expect(summary).toHaveText("kit: 3 tools (1 left out) · 1 error · 1 warning");
+    await expect(editor.problemsRegion.getByRole("heading")).toHaveText("Problems (2)");
+    await expect(editor.problems.filter({ hasText: '"echo" is already the name of /tools/0' })).toHaveCount(1);
+    await expect(editor.problems.filter({ hasText: "is missing" })).toHaveCount(1);
+
+    await serve.mcpStart.click();
+    const refusal = serve.mcp.getByRole("alert");
+    await expect(refusal).toContainText("Not started: the toolkit in the editor has an error; fix it first. The first: /tools/1/name");
+    await expect(serve.mcp.getByTestId("stale-note")).toHaveCount(0);
+
+    await editor.replaceText('{"a": 2, "b": }');
+    await expect(summary).toHaveText("not JSON: see Problems");
+    await expect(editor.problems).toHaveCount(1);
+    await expect(editor.problems.first()).toContainText("Value expected");
+    await expect(serve.mcp.getByTestId("stale-note")).toBeVisible();
   });
 
   test("serves the toolkit as a fisk-ai peer over NATS, with its subjects, snippets and traffic", async ({ page, app, status }) => {

@@ -30,7 +30,7 @@ test.describe("application shell", () => {
     await page.keyboard.press("Home");
     await expect(page.getByRole("tab", { name: "MCP" })).toHaveAttribute("aria-selected", "true");
     await page.keyboard.press("ArrowRight");
-    await expect(page.getByRole("tabpanel")).toContainText("This workbench is not built yet");
+    await expect(page.getByRole("tabpanel").first()).toContainText("Fetch an Agent Card");
   });
 
   test("the theme switches between light and dark and is remembered", async ({ page, app }) => {

@@ -272,6 +272,60 @@ test.describe("Validate workbench", () => {
     await validate.expectCounts(validate.familyCounts, { MCP: 2, "fisk-ai": 1 });
   });
 
+  test("each run replaces the last: rows, the message a row opens and the Show filter follow three runs in a row", async ({ page, app }) => {
+    const inert: string[] = [];
+    page.on("console", (message) => {
+      if (message.text().includes("derived_inert")) inert.push(message.text());
+    });
+    const file = join(dir, "traffic-runs.jsonl");
+    writeFileSync(file, trafficExport([CAPTURE[2]!.line, CAPTURE[INVALID_CALL]!.line, CAPTURE[7]!.line]));
+    const traffic = new TrafficPage(page);
+    await traffic.open(app.url);
+    await traffic.importFile(file);
+    await traffic.expectShowing("3", "3");
+    const validate = new ValidatePage(page);
+
+    // Run 1: one frame, handed over from Traffic (Validate mounts for the first time).
+    await traffic.rows.nth(1).click();
+    await traffic.detail.getByRole("button", { name: "Validate frame" }).click();
+    await validate.expectValidated(1);
+    await validate.expectRowsOpenTheirMessages(["frame #2 mcp out"]);
+
+    // Run 2: every frame, after Validate was left and mounted again.
+    await page.getByRole("tab", { name: "Traffic" }).click();
+    await page.getByRole("button", { name: "Validate all frames" }).click();
+    await validate.expectValidated(3);
+    await validate.expectCounts(validate.statusCounts, { Valid: 2, Invalid: 1 });
+    await validate.expectRowsOpenTheirMessages(["frame #1 mcp out", "frame #2 mcp out", "frame #3 mcp out"]);
+    await validate.filter.selectOption("problems");
+    await validate.expectRowsOpenTheirMessages(["frame #2 mcp out"]);
+    await validate.filter.selectOption("all");
+    await expect(validate.rows).toHaveCount(3);
+
+    // Run 3: a paste, with a filter left on from before.
+    await validate.filter.selectOption("valid");
+    const pasted = [CAPTURE[0]!, CAPTURE[3]!, CAPTURE[5]!, CAPTURE[10]!, CAPTURE[1]!];
+    await validate.paste.fill(pasted.map((c) => c.line).join("\n"));
+    await validate.validateButton.click();
+    await validate.expectValidated(pasted.length);
+    await validate.expectCounts(validate.statusCounts, { Valid: 3, Invalid: 1, Unparseable: 1 });
+    await validate.expectRowsOpenTheirMessages(["pasted #0 (line 1)", "pasted #2 (line 3)", "pasted #4 (line 5)"]);
+    await validate.filter.selectOption("problems");
+    await validate.expectRowsOpenTheirMessages(["pasted #1 (line 2)", "pasted #3 (line 4)"]);
+    await validate.filter.selectOption("all");
+    await validate.expectRowsOpenTheirMessages(pasted.map((_, i) => `pasted #${i} (line ${i + 1})`));
+
+    // Run 4: another paste, shorter than the last.
+    await validate.paste.fill([CAPTURE[4]!.line, CAPTURE[8]!.line].join("\n"));
+    await validate.validateButton.click();
+    await validate.expectValidated(2);
+    await validate.expectCounts(validate.statusCounts, { Valid: 0, "Error response": 1, Invalid: 1, Unparseable: 0 });
+    await validate.expectRowsOpenTheirMessages(["pasted #0 (line 1)", "pasted #1 (line 2)"]);
+    await validate.filter.selectOption("error-response");
+    await validate.expectRowsOpenTheirMessages(["pasted #0 (line 1)"]);
+    expect(inert, "Svelte's derived_inert warnings").toEqual([]);
+  });
+
   test("100,000 messages validate in the worker with progress while the tab stays responsive", async ({ page, app }) => {
     test.setTimeout(180_000);
     const validate = new ValidatePage(page);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { FiskClient } from "../../../src/core/a2a-nats/client/index.ts";
-import { startTask } from "../../../src/core/a2a-nats/client/task.ts";
-import { peerMessage, reply, scriptedDeps, settle as settleTask, type Sent } from "../../../src/core/a2a-nats/client/testing/scripted-port.ts";
+import { FiskClient } from "../../../src/core/fisk/client/index.ts";
+import { startTask } from "../../../src/core/fisk/client/task.ts";
+import { peerMessage, reply, scriptedDeps, settle as settleTask, type Sent } from "../../../src/core/fisk/client/testing/scripted-port.ts";
 import type { NatsMessage } from "../../../src/core/nats/port.ts";
 import { createValidationEngine } from "../../../src/core/packs/index.ts";
 import { Harness } from "../../../src/core/serving/fisk/testing/harness.ts";
@@ -58,7 +58,8 @@ async function servedConversation(generation: "gen1" | "gen2"): Promise<Frame[]>
   await settle();
   const busy = client.callTool(h.identity, "echo", { message: "busy?" });
   await run(Promise.all([slow, busy]), 12_000);
-  return h.bus.published.filter((p) => p.text !== "").map((p) => ({ from: "patchbay", text: p.text }));
+  // The liveness probe's $SRV.PING answers are NATS micro protocol, not fisk-ai: no pack covers them.
+  return h.bus.published.filter((p) => p.text !== "" && !p.text.includes('"type":"io.nats.micro.v1.')).map((p) => ({ from: "patchbay", text: p.text }));
 }
 
 const question = { tool_use_id: "toolu_1", wait_ms: 300 };

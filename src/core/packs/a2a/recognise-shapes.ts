@@ -119,6 +119,32 @@ function pushConfigResult(result: Json, pin: Pinning): Candidate[] | null {
   return null;
 }
 
+/**
+ * A result whose telling members are there but broken (a kind misspelt or of the wrong type, an
+ * id or status of the wrong type, a discriminator gone) is still judged as what its other members
+ * make it, less surely, so the verdict points at what broke.
+ */
+function nearResult(result: Json, pin: Pinning): Candidate[] | null {
+  const why = (what: string): string[] => [`result has ${what}, though not all as A2A defines them`, UNSEEN];
+  const discriminated = "kind" in result;
+  if ("messageId" in result && "parts" in result) return v02Guesses([resultKindId("message/send"), KIND.streamEvent], 0.6, why("a message's messageId and parts"), pin);
+  if ("taskId" in result && "artifact" in result) return v02Guesses([KIND.streamArtifact], 0.6, why("taskId and artifact"), pin);
+  if ("taskId" in result && "status" in result && !("pushNotificationConfig" in result)) return v02Guesses([KIND.streamStatus], 0.6, why("taskId and status"), pin);
+  if ("id" in result && "status" in result) {
+    if (discriminated || "contextId" in result) return v02Guesses([resultKindId("message/send"), KIND.streamEvent, resultKindId("tasks/get")], 0.6, why("a task's id and status"), pin);
+    return [decided(A2A_V01, resultKindId("tasks/send"), 0.6, why("a task's id and status")), decided(A2A_V01, KIND.streamStatus, 0.55, why("id and status"))];
+  }
+  if ("id" in result && "artifact" in result) return [decided(A2A_V01, KIND.streamArtifact, 0.6, why("id and artifact"))];
+  if ("pushNotificationConfig" in result) {
+    if ("taskId" in result) return v02Guesses(PUSH_SET_GET, 0.6, why("a push notification config"), pin);
+    return [decided(A2A_V01, resultKindId("tasks/pushNotification/set"), 0.6, why("a push notification config"))];
+  }
+  if ("name" in result && "skills" in result && "url" in result) {
+    return [decided(A2A_V03, resultKindId("agent/getAuthenticatedExtendedCard"), 0.6, why("an Agent Card's name, skills and url"))];
+  }
+  return null;
+}
+
 /** Candidates for a success response whose request was not seen. */
 export function resultCandidates(result: unknown, pin: Pinning): Candidate[] {
   if (result === null) {
@@ -127,7 +153,10 @@ export function resultCandidates(result: unknown, pin: Pinning): Candidate[] {
   }
   if (Array.isArray(result)) return v02Guesses([PUSH_LIST], 0.7, ["result is a list: tasks/pushNotificationConfig/list", UNSEEN], pin);
   if (!isJsonObject(result)) return [];
-  if (typeof result.kind === "string") return byKind(result.kind, pin);
+  if (typeof result.kind === "string") {
+    const named = byKind(result.kind, pin);
+    if (named.length > 0) return named;
+  }
   const v1 = v1Result(result);
   if (v1) return v1;
   if (typeof result.name === "string" && Array.isArray(result.skills) && typeof result.url === "string") {
@@ -138,6 +167,8 @@ export function resultCandidates(result: unknown, pin: Pinning): Candidate[] {
   if (typeof result.id === "string" && isObject(result.artifact)) {
     return [decided(A2A_V01, KIND.streamArtifact, 0.9, ["result has id and artifact: a v0.1 artifact update"])];
   }
+  const near = nearResult(result, pin);
+  if (near) return near;
   const push = pushConfigResult(result, pin);
   if (push) return push;
   if (isEmpty(result)) {

@@ -54,6 +54,27 @@ describe("A2A family session", () => {
     expect(feed(session, { jsonrpc: "2.0", id: 6, error: { code: -32001, message: "m" } }).pack).toBe(A2A_V10);
   });
 
+  it("past 50,000 open requests forgets the oldest first, and each further request costs what the first ones did", () => {
+    const session = a2aFamily.createSession();
+    const request = (i: number) => ({ jsonrpc: "2.0", id: `r${i}`, method: "message/send", params: {} });
+    const top = feed(session, request(0));
+    const timed = (from: number, to: number): number => {
+      const started = performance.now();
+      for (let i = from; i < to; i++) session.observe(request(i), top, true);
+      return performance.now() - started;
+    };
+    const filling = timed(1, 20_000);
+    timed(20_000, 50_000);
+    // Each of these evicts the oldest; finding it must not walk the slots earlier evictions left.
+    const evicting = timed(50_000, 70_000);
+    expect(evicting).toBeLessThan(filling * 4 + 50);
+    // An answer to a remembered request scores as decisive; one to a forgotten request is a guess by shape.
+    const answer = (i: number) => feed(session, { jsonrpc: "2.0", id: `r${i}`, result: { kind: "task" } }).score;
+    expect(answer(19_999)).toBeLessThan(0.95);
+    expect(answer(20_000)).toBeCloseTo(0.95);
+    expect(answer(69_999)).toBeCloseTo(0.95);
+  });
+
   it("ignores what other families chose", () => {
     const session = a2aFamily.createSession();
     const foreign = { ...feed(a2aFamily.createSession(), card03), pack: { ...A2A_V03, family: "mcp" as const } };

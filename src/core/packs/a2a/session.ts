@@ -19,6 +19,11 @@ const SHARED_METHODS: ReadonlySet<string> = new Set(["tasks/get", "tasks/cancel"
  */
 export class A2ASession implements FamilySession {
   readonly #pending = new Map<unknown, MethodEntry>();
+  /**
+   * One iterator over #pending kept for evictions: everything before it was evicted, so its next
+   * key is the oldest. A fresh keys().next() would walk every deleted slot before the first live one.
+   */
+  #oldest: Iterator<unknown> | undefined;
   /** What recognition reads, kept as one object (the pin is updated in place) so recognising allocates nothing. */
   readonly #context: { pin: Pinning; readonly pending: ReadonlyMap<unknown, MethodEntry>; readonly extensions: readonly string[] | undefined };
 
@@ -63,7 +68,10 @@ export class A2ASession implements FamilySession {
       this.#pending.delete(id);
       this.#pending.set(id, entry);
     }
-    if (this.#pending.size > MAX_PENDING) this.#pending.delete(this.#pending.keys().next().value);
+    if (this.#pending.size > MAX_PENDING) {
+      const oldest = (this.#oldest ??= this.#pending.keys()).next();
+      if (!oldest.done) this.#pending.delete(oldest.value);
+    }
   }
 
   /** A method only one dialect has pins that dialect; one only one pack has pins the pack. */

@@ -1,6 +1,7 @@
 import { isJsonObject } from "../../json/index.ts";
 import type { Candidate, MessageKind, Recognition, SchemaPack, VersionBasis } from "../../validation/types.ts";
 import { FISK_AI_GEN1_V002, FISK_AI_GEN1_V003, FISK_AI_GEN2 } from "./build-pack.ts";
+import { missingProtocolRecognition } from "./missing-protocol.ts";
 import { EVENT_PREFIX, eventKindOf, GEN1_KINDS, GEN1_ONLY_IDS, GEN2_KINDS, UNKNOWN_EVENT_KIND } from "./protocol.ts";
 
 /**
@@ -143,7 +144,7 @@ export function recogniseFiskAi(value: unknown, hint: GenerationHint): Recogniti
   if (!isJsonObject(value)) return NOT_OBJECT;
   const protocol = value.protocol;
   if (typeof protocol !== "string") {
-    if (protocol === undefined) return NO_PROTOCOL;
+    if (protocol === undefined) return missingProtocolRecognition(value) ?? NO_PROTOCOL;
     return { candidates: [], reason: `the protocol field is ${describeValue(protocol)}, not a fisk-ai protocol id string` };
   }
   const known = recogniseId(protocol, value, hint);

@@ -11,7 +11,9 @@ import { atLeast, type McpVersion, nearestVersion } from "./versions.ts";
 const NOT_AN_OBJECT: Recognition = { candidates: [], reason: "MCP messages are JSON objects" };
 const NO_SHAPE: Recognition = { candidates: [], reason: "not a JSON-RPC message, and no MCP definition's shape recognised" };
 const SELF_DESCRIBED: Recognition = { candidates: [], reason: "it names its own protocol in a \"protocol\" member, which no MCP message has" };
-const NO_MEMBERS: Recognition = { candidates: [], reason: "has jsonrpc but no method, result or error" };
+/** Below the recognition floor: a JSON-RPC message missing its method, result and error is judged as a bare request or notification, so the verdict names what it lacks. */
+const MEMBERLESS_SCORE = 0.2;
+const MEMBERLESS = "has jsonrpc but no method (as a string), result or error";
 const VERSION_TEXT = /^\d{4}-\d{2}-\d{2}$/;
 const MAX_PENDING = 10_000;
 
@@ -120,7 +122,7 @@ export class McpSession implements FamilySession {
     const method = value.method;
     if (typeof method === "string") return this.#recogniseCall(value, method);
     if ("result" in value || "error" in value) return this.#recogniseResponse(value);
-    if ("jsonrpc" in value) return NO_MEMBERS;
+    if ("jsonrpc" in value) return { candidates: this.#factory.make("id" in value ? "request" : "notification", MEMBERLESS_SCORE, MEMBERLESS, this.#pin) };
     // A message that names its own protocol (fisk-ai does) is no bare MCP payload.
     if (typeof value.protocol === "string") return SELF_DESCRIBED;
     return this.#recognisePayload(value);
@@ -247,7 +249,9 @@ export class McpSession implements FamilySession {
 
   check(value: unknown, chosen: Candidate, _raw: RawMessage, tools: CheckTools): Issue[] {
     if (!isJsonObject(value) || chosen.kind.role === "payload") return [];
-    const issues = jsonRpcRules(value).map((issue) => (idOptional(issue, chosen, value) ? { ...issue, severity: "warning" as const } : issue));
+    let issues = jsonRpcRules(value).map((issue) => (idOptional(issue, chosen, value) ? { ...issue, severity: "warning" as const } : issue));
+    // A method that is there but no string is faulted at /method by the schema; "needs a method" would only repeat it.
+    if ("method" in value) issues = issues.filter((issue) => issue.rule !== "jsonrpc.shape");
     const methodIssue = this.#methodRule(value.method, chosen);
     if (methodIssue) issues.unshift(methodIssue);
     const eraIssue = metaVersionRule(value.params, chosen.pack.version as McpVersion);
@@ -346,9 +350,17 @@ export class McpSession implements FamilySession {
     this.#pinSource = source;
   }
 
+  /**
+   * Each map's eviction iterator: everything before it was evicted, so its next key is the oldest
+   * (a fresh keys().next() would walk every deleted slot before the first live one).
+   */
+  readonly #oldest = new Map<Map<string | number, string>, Iterator<string | number>>();
+
   #remember(map: Map<string | number, string>, id: string | number, value: string): void {
     if (map.size >= MAX_PENDING && !map.has(id)) {
-      const oldest = map.keys().next();
+      let keys = this.#oldest.get(map);
+      if (!keys) this.#oldest.set(map, (keys = map.keys()));
+      const oldest = keys.next();
       if (!oldest.done) map.delete(oldest.value);
     }
     map.set(id, value);

@@ -35,6 +35,7 @@ export function guessResult(result: Record<string, unknown>): readonly Guess[] {
   if (typeof result.model === "string" && "role" in result) {
     return [guess("sampling/createMessage:result", 0.85, "result names a model and a role, as sampling does")];
   }
+  if ("model" in result && ("role" in result || "stopReason" in result)) return [SAMPLING_NEAR];
   for (const [key, match] of RESULT_BY_ARRAY) if (Array.isArray(result[key])) return [match];
   if (typeof result.protocolVersion === "string" && isJsonObject(result.serverInfo)) {
     return [guess("initialize:result", 0.9, "result has protocolVersion and serverInfo, as initialize does")];
@@ -53,10 +54,29 @@ export function guessResult(result: Record<string, unknown>): readonly Guess[] {
   if (isJsonObject(meta) && "io.modelcontextprotocol/subscriptionId" in meta) {
     return [guess("subscriptions/listen:result", 0.8, "result _meta names a subscription")];
   }
+  const near = nearShape(result);
+  if (near) return [near];
   for (const key in result) {
     if (key !== "_meta" && key !== "resultType") return [ANY_RESULT];
   }
   return [guess("ping:result", 0.5, "an empty result, as ping, subscribe, unsubscribe and setLevel return")];
+}
+
+const SAMPLING_NEAR = guess("sampling/createMessage:result", 0.6, "result has sampling's members, though not of their types");
+/** A result's telling member present but of the wrong type still says which request it answers, less surely. */
+const NEAR_SHAPES: readonly (readonly [string, Guess])[] = [
+  ...RESULT_BY_ARRAY.map(([key, g]) => [key, guess(g.kindId, 0.6, `result has ${key}, though not as an array`)] as const),
+  ["completion", guess("completion/complete:result", 0.6, "result has completion, though not as an object")],
+  ["messages", guess("prompts/get:result", 0.55, "result has messages, though not as an array")],
+  ["action", guess("elicitation/create:result", 0.55, "result has action, though not as a string")],
+  ["task", guess("task-created:result", 0.55, "result has task, though not as an object")],
+];
+
+function nearShape(result: Record<string, unknown>): Guess | null {
+  for (const [key, match] of NEAR_SHAPES) if (key in result) return match;
+  if ("taskId" in result && "status" in result) return guess("tasks/get:result", 0.55, "result has a task's taskId and status, though not as strings");
+  const initialize = ("protocolVersion" in result || "serverInfo" in result) && "capabilities" in result;
+  return initialize ? guess("initialize:result", 0.6, "result has initialize's capabilities, with protocolVersion or serverInfo") : null;
 }
 
 const CONTENT_TYPES: Readonly<Record<string, string>> = {

@@ -1,5 +1,5 @@
 import { NAMESPACE } from "../../packs/fisk-ai/protocol.ts";
-import type { AgentCard, JsonObject, ToolBehavior, ToolDescriptor } from "../../a2a-nats/codec/index.ts";
+import type { AgentCard, JsonObject, ToolBehavior, ToolDescriptor } from "../../fisk/codec/index.ts";
 import { readBehaviour } from "../toolkit/behaviour-tags.ts";
 import type { ServedEntry } from "../toolkit/served-set.ts";
 import type { ToolDef, Toolkit } from "../toolkit/toolkit-types.ts";

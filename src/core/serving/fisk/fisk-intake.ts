@@ -1,4 +1,4 @@
-import { decodeFiskMessage, isValidId, isValidRequestId, MAX_BODY_BYTES, parseGoTime, type FiskMessage } from "../../a2a-nats/codec/index.ts";
+import { decodeFiskMessage, isValidId, isValidRequestId, MAX_BODY_BYTES, parseGoTime, type FiskMessage } from "../../fisk/codec/index.ts";
 import { isJsonObject } from "../../json/index.ts";
 import type { ValidationEngine } from "../../validation/engine.ts";
 import type { FiskGeneration } from "./fisk-card.ts";

@@ -1,4 +1,4 @@
-import type { ExecResult } from "../../a2a-nats/codec/index.ts";
+import type { ExecResult } from "../../fisk/codec/index.ts";
 import type { ToolRun } from "../tool-run.ts";
 
 /** The result fields of a `tool.reply` (after the header), in fisk-ai's terms. */

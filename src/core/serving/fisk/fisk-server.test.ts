@@ -61,7 +61,7 @@ describe("discovery", () => {
   it("refuses a tool.request on the discovery subject with a 400 naming what it wants", async () => {
     const h = new Harness();
     await h.start({ validate });
-    const { toolRequest, encodeFiskBytes } = await import("../../a2a-nats/codec/index.ts");
+    const { toolRequest, encodeFiskBytes } = await import("../../fisk/codec/index.ts");
     const inbox = h.send(`choria.fisk-ai.discovery.${h.identity}`, encodeFiskBytes(toolRequest("echo", null, h.stamp())));
     await settle();
     const [refusal] = h.answers(inbox);
@@ -131,6 +131,31 @@ describe("tool calls (Gen 2)", () => {
     expect(set.map((a) => a.json?.protocol)).toEqual([`${NS}.ack`, `${NS}.event.status`, `${NS}.event.status`, `${NS}.tool.reply`]);
     expect(set[1]!.json!.block).toEqual({ phase: "running-tool" });
     expect(set[3]!.json).toMatchObject({ output: "finished after 25 s" });
+  });
+
+  it("sleep's progress goes out as running-tool statuses with progress, total and message, then the reply", async () => {
+    const h = new Harness();
+    await h.start({ validate, keepaliveMs: 60_000 });
+    const inbox = h.call("sleep", { seconds: 3 });
+    await h.advance(3500);
+    const set = h.answers(inbox);
+    expectGen2Set(set);
+    expect(set.map((a) => a.json?.block ?? a.json?.protocol)).toEqual([
+      `${NS}.ack`,
+      { phase: "running-tool", progress: 1, total: 3, message: "1 of 3 s" },
+      { phase: "running-tool", progress: 2, total: 3, message: "2 of 3 s" },
+      { phase: "running-tool", progress: 3, total: 3, message: "3 of 3 s" },
+      `${NS}.tool.reply`,
+    ]);
+    expect(set[4]!.json).toMatchObject({ output: "slept 3 s" });
+  });
+
+  it("a Gen 1 agent sends no progress: its answer is the single reply", async () => {
+    const h = new Harness();
+    await h.start({ validate, generation: "gen1" });
+    const inbox = h.call("sleep", { seconds: 2 });
+    await h.advance(2500);
+    expect(h.answers(inbox).map((a) => a.json?.protocol)).toEqual([`${NS}.tool.reply`]);
   });
 
   it("a call over the timeout is a harness failure and its slot comes back", async () => {

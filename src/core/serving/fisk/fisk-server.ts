@@ -7,7 +7,7 @@ import {
   type DiscoveryRequest,
   type Identity,
   type RandomBytes,
-} from "../../a2a-nats/codec/index.ts";
+} from "../../fisk/codec/index.ts";
 import type { Clock, Logger } from "../../env/environment.ts";
 import type { Scheduler } from "../../env/scheduler.ts";
 import type { NatsMessage, NatsPort, NatsSubscription } from "../../nats/port.ts";

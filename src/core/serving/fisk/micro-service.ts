@@ -1,5 +1,5 @@
 import type { Clock } from "../../env/environment.ts";
-import { formatGoTime, goCompact, type RandomBytes } from "../../a2a-nats/codec/index.ts";
+import { formatGoTime, goCompact, type RandomBytes } from "../../fisk/codec/index.ts";
 import type { NatsMessage, NatsPort, NatsSubscription } from "../../nats/port.ts";
 
 /**

@@ -6,8 +6,9 @@ import {
   type FiskMessage,
   type Identity,
   type IdContext,
-} from "../../a2a-nats/codec/index.ts";
+} from "../../fisk/codec/index.ts";
 import type { NatsHeaders, NatsPort } from "../../nats/port.ts";
+import type { ToolProgress } from "../tool-run.ts";
 import { refusalFields, type ToolReplyFields } from "./fisk-reply.ts";
 
 /** Marks the last message of a reply set; readers only check that it is non-empty. */
@@ -44,10 +45,13 @@ export function send(target: ReplyTarget, data: Uint8Array, headers?: NatsHeader
   }
 }
 
-/** One message as fisk-ai's Go code writes it, with its header stamped for this reply. */
-export function replyBytes(target: ReplyTarget, protocol: FiskMessage["protocol"], sequence: number, body: object): Uint8Array {
+/**
+ * One message as fisk-ai's Go code writes it, with its header stamped for this reply. `go: false`
+ * keeps members fisk-ai's structs do not declare (Patchbay's own additions), in the same order.
+ */
+export function replyBytes(target: ReplyTarget, protocol: FiskMessage["protocol"], sequence: number, body: object, go = true): Uint8Array {
   const header = stampReply(target.answering, target.me, target.ids);
-  return encodeFiskBytes({ protocol, ...header, sequence, ...body } as unknown as FiskMessage, { go: true });
+  return encodeFiskBytes({ protocol, ...header, sequence, ...body } as unknown as FiskMessage, { go });
 }
 
 /** micro's `req.Error`: the code and text in headers over an empty body, before any reply. */
@@ -99,8 +103,23 @@ export class ReplyStream {
 
   /** A running-tool keepalive; false when it could not go out (the caller stops sending them). */
   keepalive(): boolean {
+    return this.status({ phase: "running-tool" });
+  }
+
+  /**
+   * The tool's own progress: a running-tool status (still a keepalive to any fisk-ai reader) that
+   * also carries `progress`, `total` and `message`, as MCP names them. fisk-ai's status struct has
+   * no such fields; a Gen 2 reader skips every status and its schema accepts extra members.
+   */
+  progress(p: ToolProgress): boolean {
+    const extra = { progress: p.progress, ...(p.total !== undefined ? { total: p.total } : {}), ...(p.message ? { message: p.message } : {}) };
+    return this.status({ phase: "running-tool", ...extra }, false);
+  }
+
+  /** One `event.status` with the next sequence; false when the set has ended or the send failed. */
+  status(block: Readonly<Record<string, unknown>>, go = true): boolean {
     if (this.#ended) return false;
-    const bytes = replyBytes(this.#target, FISK_PROTOCOLS.eventStatus, this.#next, { block: { phase: "running-tool" } });
+    const bytes = replyBytes(this.#target, FISK_PROTOCOLS.eventStatus, this.#next, { block }, go);
     if (!send(this.#target, bytes)) return false;
     this.#next++;
     return true;

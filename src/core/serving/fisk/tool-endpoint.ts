@@ -1,11 +1,11 @@
-import { FISK_PROTOCOLS, type Identity, type IdContext, type ToolRequest } from "../../a2a-nats/codec/index.ts";
+import { FISK_PROTOCOLS, type Identity, type IdContext, type ToolRequest } from "../../fisk/codec/index.ts";
 import type { Clock } from "../../env/environment.ts";
 import type { Scheduler } from "../../env/scheduler.ts";
 import type { NatsMessage, NatsPort } from "../../nats/port.ts";
 import type { CommandRunner } from "../run-types.ts";
 import type { Semaphore } from "../semaphore.ts";
 import type { ExecuteContext } from "../tool-executor.ts";
-import type { ToolRun } from "../tool-run.ts";
+import type { ToolProgress, ToolRun } from "../tool-run.ts";
 import type { ToolDef } from "../toolkit/toolkit-types.ts";
 import type { FiskGeneration } from "./fisk-card.ts";
 import { intake, toolShape, type FiskValidator } from "./fisk-intake.ts";
@@ -39,8 +39,8 @@ const seconds = (ms: number): string => (ms % 1000 === 0 ? `${ms / 1000} s` : `$
 
 /**
  * The tool endpoint. Gen 2 answers a reply set: an ack (refusing an unknown tool or a full agent
- * at once, without waiting), running-tool keepalives while the tool runs, and a final
- * `tool.reply`. Gen 1 answers one `tool.reply` and, as v0.0.x did, waits for a free slot.
+ * at once, without waiting), running-tool keepalives and the tool's own progress while it runs,
+ * and a final `tool.reply`. Gen 1 answers one `tool.reply` and, as v0.0.x did, waits for a free slot.
  */
 export class ToolEndpoint {
   readonly #cfg: ToolEndpointConfig;
@@ -115,7 +115,7 @@ export class ToolEndpoint {
     };
     cancelKeepalive = this.#cfg.scheduler.after(this.#cfg.keepaliveMs, tick);
     this.#track(
-      this.#run(tool, req.input, release).then((fields) => {
+      this.#run(tool, req.input, release, (p) => void stream.progress(p)).then((fields) => {
         cancelKeepalive();
         stream.end(fields);
       }),
@@ -158,13 +158,14 @@ export class ToolEndpoint {
    * passes or the agent stops, whichever is first; the slot is freed only when the tool has
    * really ended, so the concurrency bound holds even for a tool slow to honour the abort.
    */
-  #run(tool: ToolDef, input: unknown, release: () => void): Promise<ToolReplyFields> {
+  #run(tool: ToolDef, input: unknown, release: () => void, onProgress?: (p: ToolProgress) => void): Promise<ToolReplyFields> {
     const { callTimeoutMs, scheduler, runner } = this.#cfg;
     const controller = new AbortController();
     const ctx: ExecuteContext = {
       scheduler,
       signal: controller.signal,
       ...(runner ? { runner } : {}),
+      ...(onProgress ? { onProgress } : {}),
       ...(tool.impl.kind === "command" ? { timeoutMs: Math.min(tool.impl.timeoutMs, callTimeoutMs) } : {}),
     };
     return new Promise<ToolReplyFields>((resolve) => {

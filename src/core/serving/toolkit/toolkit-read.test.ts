@@ -20,7 +20,7 @@ describe("readToolkit", () => {
   });
 
   it("refuses a file that is not a toolkit, saying where", () => {
-    expect(readToolkit([]).issues).toEqual([{ pointer: "", message: "a toolkit must be a JSON object", severity: "error" }]);
+    expect(readToolkit([]).issues).toEqual([{ pointer: "", message: "a toolkit must be a JSON object, not an array", severity: "error" }]);
     const r = readToolkit({ format: "x", version: 9, name: "bad name!", tools: {} });
     expect(r.toolkit).toBeUndefined();
     expect(r.issues.map((i) => i.pointer)).toEqual(["/format", "/version", "/name", "/tools"]);
@@ -52,6 +52,14 @@ describe("readToolkit", () => {
     ]);
   });
 
+  it("a tool name used twice is an error at the second, which is left out", () => {
+    const r = readToolkit(file({ tools: [tool(), tool({ name: "ls" }), tool({ description: "Echo again" })] }));
+    expect(r.toolkit?.tools.map((t) => [t.name, t.description])).toEqual([["echo", "Echo"], ["ls", "Echo"]]);
+    expect(r.issues).toEqual([
+      { pointer: "/tools/2/name", message: '"echo" is already the name of /tools/0; tool names must be unique (this one is left out)', severity: "error" },
+    ]);
+  });
+
   it("a missing inputSchema is a warning and the tool takes an empty object", () => {
     const r = readToolkit(file({ tools: [tool({ inputSchema: undefined })] }));
     expect(r.toolkit?.tools[0]?.inputSchema).toEqual({ type: "object" });
@@ -60,19 +68,14 @@ describe("readToolkit", () => {
 });
 
 describe("servedSet", () => {
-  const kit = readToolkit(
+  const read = readToolkit(
     file({
       filter: { exclude: ["secret-*"] },
-      tools: [
-        tool(),
-        tool({ name: "gone", tags: ["ai:deny"] }),
-        tool({ name: "approve-me", tags: ["ai:confirm"] }),
-        tool({ name: "secret-a" }),
-        tool({ name: "bad name" }),
-        tool(),
-      ],
+      tools: [tool(), tool({ name: "gone", tags: ["ai:deny"] }), tool({ name: "approve-me", tags: ["ai:confirm"] }), tool({ name: "secret-a" }), tool({ name: "bad name" })],
     }),
   ).toolkit!;
+  // readToolkit refuses a repeated name; a toolkit made in code can still have one.
+  const kit = { ...read, tools: [...read.tools, read.tools[0]!] };
 
   it("says why each tool is in or out on MCP", () => {
     expect(servedSet(kit, "mcp").map((e) => [e.tool.name, e.served, e.reason])).toEqual([

@@ -101,13 +101,31 @@ function readTool(raw: unknown, at: string, issues: Issues): ToolDef | undefined
   };
 }
 
+/** The tools read, less the ones whose name an earlier tool already has: each such name is an error. */
+function uniqueNames(read: readonly (ToolDef | undefined)[], issues: Issues): ToolDef[] {
+  const first = new Map<string, number>();
+  return read.flatMap((tool, i) => {
+    if (!tool) return [];
+    const earlier = first.get(tool.name);
+    if (earlier !== undefined) {
+      issues.error(`/tools/${i}/name`, `"${tool.name}" is already the name of /tools/${earlier}; tool names must be unique (this one is left out)`);
+      return [];
+    }
+    first.set(tool.name, i);
+    return [tool];
+  });
+}
+
 /**
  * Checks a parsed toolkit file. Every problem is reported at its pointer; a tool with errors is left
  * out and the rest still load, so one typo does not take the whole agent down.
  */
 export function readToolkit(raw: unknown): ReadToolkitResult {
   const issues = new Issues();
-  if (!isJsonObject(raw)) return { issues: [{ pointer: "", message: "a toolkit must be a JSON object", severity: "error" }] };
+  if (!isJsonObject(raw)) {
+    const kind = raw === null ? "null" : Array.isArray(raw) ? "an array" : `a ${typeof raw}`;
+    return { issues: [{ pointer: "", message: `a toolkit must be a JSON object, not ${kind}`, severity: "error" }] };
+  }
   if (raw.format !== TOOLKIT_FORMAT) issues.error("/format", `must be "${TOOLKIT_FORMAT}"`);
   if (typeof raw.version !== "number" || !Number.isInteger(raw.version) || raw.version < 1) issues.error("/version", `must be ${TOOLKIT_VERSION}`);
   else if (raw.version > TOOLKIT_VERSION) issues.error("/version", `${raw.version} was written by a newer Patchbay; this one reads version ${TOOLKIT_VERSION}`);
@@ -122,7 +140,7 @@ export function readToolkit(raw: unknown): ReadToolkitResult {
   if (!Array.isArray(raw.tools)) issues.error("/tools", "must be a list of tools");
   else if (raw.tools.length > MAX_TOOLS) issues.error("/tools", `has ${raw.tools.length} tools; at most ${MAX_TOOLS} are allowed`);
   if (issues.list.some((i) => i.severity === "error")) return { issues: issues.list };
-  const tools = (raw.tools as unknown[]).flatMap((t, i) => readTool(t, `/tools/${i}`, issues) ?? []);
+  const tools = uniqueNames((raw.tools as unknown[]).map((t, i) => readTool(t, `/tools/${i}`, issues)), issues);
   const toolkit: Toolkit = {
     format: TOOLKIT_FORMAT,
     version: TOOLKIT_VERSION,

@@ -38,6 +38,11 @@ tools:
     const bomb = ["a: &a [x, x, x, x, x, x, x, x, x, x]", ...Array.from({ length: 9 }, (_, i) => `${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [*${String.fromCharCode(97 + i)}, *${String.fromCharCode(97 + i)}, *${String.fromCharCode(97 + i)}, *${String.fromCharCode(97 + i)}, *${String.fromCharCode(97 + i)}, *${String.fromCharCode(97 + i)}, *${String.fromCharCode(97 + i)}, *${String.fromCharCode(97 + i)}, *${String.fromCharCode(97 + i)}, *${String.fromCharCode(97 + i)}]`)].join("\n");
     expect(parseToolkitText(bomb, "yaml").issues[0]?.message).toMatch(/^not valid YAML: .*alias/i);
     expect(parseToolkitText(" ".repeat(MAX_TOOLKIT_CHARS + 1)).issues[0]?.message).toContain("at most 1000000");
-    expect(parseToolkitText("just a string").issues[0]?.message).toBe("a toolkit must be a JSON object");
+    // Text that is neither JSON nor a YAML mapping says so, not that "a toolkit must be a JSON object".
+    expect(parseToolkitText("just a string").issues).toEqual([
+      { pointer: "", message: "not JSON, and not a YAML mapping either (as YAML it is a plain string)", severity: "error", syntax: true },
+    ]);
+    expect(parseToolkitText("- a\n- b\n").issues[0]?.message).toBe("not JSON, and not a YAML mapping either (as YAML it is a list)");
+    expect(parseToolkitText("[1]", "json").issues[0]?.message).toBe("a toolkit must be a JSON object, not an array");
   });
 });

@@ -1,4 +1,5 @@
 import { parseDocument } from "yaml";
+import { isJsonObject } from "../../json/index.ts";
 import { type ReadToolkitResult, readToolkit } from "./toolkit-read.ts";
 import type { ToolDef, Toolkit } from "./toolkit-types.ts";
 
@@ -8,6 +9,12 @@ export const MAX_TOOLKIT_CHARS = 1_000_000;
 /** JSON when the first meaningful character opens an object, YAML otherwise. */
 export function guessSyntax(text: string): ToolkitSyntax {
   return /^\s*\{/.test(text) ? "json" : "yaml";
+}
+
+function kindOf(value: unknown): string {
+  if (value === null || value === undefined) return "empty";
+  if (Array.isArray(value)) return "a list";
+  return typeof value === "string" ? "a plain string" : `a ${typeof value}`;
 }
 
 /** Reads a toolkit file's text; syntax errors are issues at the root with their line. */
@@ -20,17 +27,21 @@ export function parseToolkitText(text: string, syntax: ToolkitSyntax = guessSynt
     try {
       value = JSON.parse(text);
     } catch (error) {
-      return { issues: [{ pointer: "", message: `not valid JSON: ${(error as Error).message}`, severity: "error" }] };
+      return { issues: [{ pointer: "", message: `not valid JSON: ${(error as Error).message}`, severity: "error", syntax: true }] };
     }
   } else {
     // Alias expansion is bounded by the library (maxAliasCount), so a "billion laughs" file fails fast.
     const doc = parseDocument(text, { uniqueKeys: true, prettyErrors: true });
     const first = doc.errors[0];
-    if (first) return { issues: [{ pointer: "", message: `not valid YAML: ${first.message}`, severity: "error" }] };
+    if (first) return { issues: [{ pointer: "", message: `not valid YAML: ${first.message}`, severity: "error", syntax: true }] };
     try {
       value = doc.toJS({ maxAliasCount: 100 });
     } catch (error) {
-      return { issues: [{ pointer: "", message: `not valid YAML: ${(error as Error).message}`, severity: "error" }] };
+      return { issues: [{ pointer: "", message: `not valid YAML: ${(error as Error).message}`, severity: "error", syntax: true }] };
+    }
+    // Almost any text is YAML; text that is only a scalar or a list was never meant as a toolkit.
+    if (!isJsonObject(value)) {
+      return { issues: [{ pointer: "", message: `not JSON, and not a YAML mapping either (as YAML it is ${kindOf(value)})`, severity: "error", syntax: true }] };
     }
   }
   return readToolkit(value);

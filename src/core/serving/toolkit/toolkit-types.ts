@@ -64,4 +64,6 @@ export interface ToolkitIssue {
   readonly pointer: string;
   readonly message: string;
   readonly severity: "error" | "warning";
+  /** The text is not JSON or YAML at all: an editor reports that itself, at its place. */
+  readonly syntax?: true;
 }

@@ -75,4 +75,26 @@ describe("AgentsState", () => {
     expect(agents.comparison).toBeNull();
     expect(agents.selected).toBe("alpha");
   });
+
+  it("marks a discovered agent gone when a listing no longer has it, and back when it does", async () => {
+    const { client, agents } = setup();
+    client.discoveries.set("alpha", cardResult("alpha"));
+    await agents.discover("alpha");
+    client.listing = { agents: [], otherServices: 0, elapsedMs: 1 };
+    await agents.find();
+    expect(agents.gone.alpha?.reason).toBe("not among the live agents $SRV.INFO listed");
+    client.listing = { agents: [{ identity: "alpha", instanceId: "i", version: "0", endpoints: [{ name: "tool", subject: "t" }] }], otherServices: 0, elapsedMs: 1 };
+    await agents.find();
+    expect(agents.gone.alpha).toBeUndefined();
+    expect(agents.endpoints.alpha).toEqual({ names: ["tool"], source: "$SRV.INFO (Find agents)" });
+  });
+
+  it("hides a discovery problem once the name it was about is changed", async () => {
+    const { agents } = setup();
+    agents.discoverName = "bad name";
+    await agents.discover();
+    expect(agents.shownDiscoverError).toMatch(/is not valid/);
+    agents.discoverName = "good";
+    expect(agents.shownDiscoverError).toBeNull();
+  });
 });

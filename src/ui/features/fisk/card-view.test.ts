@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { AgentCard } from "../../../core/a2a-nats/codec/index.ts";
+import type { AgentCard } from "../../../core/fisk/codec/index.ts";
 import type { Verdict } from "../../../core/validation/types.ts";
 import { behaviourBadges, canonicalJson, compareCards, discoverySummary, schemaText, toolsOf, verdictEvidence, verdictLine } from "./card-view.ts";
 import { cardResult, VALID } from "./test-fakes.ts";

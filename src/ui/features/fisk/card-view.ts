@@ -1,5 +1,5 @@
-import type { DiscoveryResult } from "../../../core/a2a-nats/client/index.ts";
-import type { AgentCard, ToolBehavior, ToolDescriptor } from "../../../core/a2a-nats/codec/index.ts";
+import type { DiscoveryResult } from "../../../core/fisk/client/index.ts";
+import type { AgentCard, ToolBehavior, ToolDescriptor } from "../../../core/fisk/codec/index.ts";
 import { isJsonObject } from "../../../core/json/index.ts";
 import type { Verdict } from "../../../core/validation/types.ts";
 

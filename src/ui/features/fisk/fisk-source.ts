@@ -1,4 +1,4 @@
-import { FiskClient, startTap, type FiskClientDeps } from "../../../core/a2a-nats/client/index.ts";
+import { FiskClient, startTap, statusFanout, type FiskClientDeps } from "../../../core/fisk/client/index.ts";
 import { systemScheduler } from "../../../core/env/index.ts";
 import { loggedPort } from "../../../core/nats/logged-port.ts";
 import type { NatsPort } from "../../../core/nats/port.ts";
@@ -26,7 +26,8 @@ export function appFiskSource(services: AppServices): FiskSource {
     if (live !== port || !deps) {
       port = live;
       deps = {
-        port: loggedPort(live, services.wireLog, services.env.clock, services.env.ids),
+        // The tap and the calls share this port: a 503 the tap's `_INBOX.>` catches still reaches the call.
+        port: statusFanout(loggedPort(live, services.wireLog, services.env.clock, services.env.ids)),
         clock: services.env.clock,
         scheduler: systemScheduler(),
         random: (bytes) => crypto.getRandomValues(bytes),
@@ -46,5 +47,6 @@ export function appFiskSource(services: AppServices): FiskSource {
       return d ? (subjects, onFrame) => startTap(d, subjects, onFrame) : null;
     },
     validate: (text) => validator.validateOne(text),
+    checkInput: (schema, value) => validator.checkSchema(schema, value, "", "2020-12"),
   };
 }

@@ -1,4 +1,4 @@
-import type { RawExchange, RawInput } from "../../../core/a2a-nats/client/index.ts";
+import type { RawExchange, RawInput } from "../../../core/fisk/client/index.ts";
 import { systemScheduler, type Scheduler } from "../../../core/env/index.ts";
 import type { NatsSession } from "../../../core/nats/index.ts";
 import type { AppServices } from "../../state/services.ts";
@@ -9,6 +9,7 @@ import { ImportState } from "./import-state.svelte.ts";
 import { TapState } from "./tap-state.svelte.ts";
 import { TaskState } from "./task-state.svelte.ts";
 import { ToolCallState } from "./tool-call-state.svelte.ts";
+import { pageLifetime } from "../../lib/page-lifetime.svelte.ts";
 
 export type FiskTab = "agents" | "call" | "tasks" | "tap" | "import";
 
@@ -25,7 +26,7 @@ export class FiskState {
     this.#source = source;
     this.agents = new AgentsState(source);
     this.call = new ToolCallState(source, this.agents);
-    this.tasks = new TaskState(source);
+    this.tasks = new TaskState(source, this.agents);
     this.tap = new TapState(source, scheduler);
     this.importer = new ImportState(source);
   }
@@ -54,8 +55,12 @@ const perApp = new WeakMap<AppServices, FiskState>();
 export function fiskStateFor(services: AppServices): FiskState {
   let state = perApp.get(services);
   if (!state) {
-    state = new FiskState(appFiskSource(services), systemScheduler());
-    state.watch(services.nats);
+    // Made in a root of its own: its derived values must outlive the component that asked first.
+    state = pageLifetime(() => {
+      const made = new FiskState(appFiskSource(services), systemScheduler());
+      made.watch(services.nats);
+      return made;
+    });
     perApp.set(services, state);
   }
   return state;

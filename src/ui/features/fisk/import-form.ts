@@ -1,5 +1,5 @@
-import type { DiscoveryResult } from "../../../core/a2a-nats/client/index.ts";
-import { planImport, type ImportHost, type ImportPlan } from "../../../core/a2a-nats/codec/index.ts";
+import type { DiscoveryResult } from "../../../core/fisk/client/index.ts";
+import { planImport, type ImportHost, type ImportPlan } from "../../../core/fisk/codec/index.ts";
 import { TAP_HINT } from "./card-view.ts";
 import type { FiskApi } from "./fisk-api.ts";
 

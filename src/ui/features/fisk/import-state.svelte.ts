@@ -1,4 +1,4 @@
-import type { ImportPlan } from "../../../core/a2a-nats/codec/index.ts";
+import type { ImportPlan } from "../../../core/fisk/codec/index.ts";
 import { NOT_CONNECTED, type FiskSource } from "./fisk-api.ts";
 import { previewImport, type HostRow } from "./import-form.ts";
 

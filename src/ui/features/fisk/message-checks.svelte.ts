@@ -1,5 +1,5 @@
 import { SvelteMap } from "svelte/reactivity";
-import type { ReplySetEntry } from "../../../core/a2a-nats/client/reply-set.ts";
+import type { ReplySetEntry } from "../../../core/fisk/client/reply-set.ts";
 import { judgedText } from "../../../core/validation/report.ts";
 import type { Issue, Verdict } from "../../../core/validation/types.ts";
 import type { Validate } from "./fisk-api.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { ElicitRequest } from "../../../core/a2a-nats/codec/index.ts";
+import type { ElicitRequest } from "../../../core/fisk/codec/index.ts";
 import { QuestionDraft } from "./question-draft.svelte.ts";
 
 const ask = (kind: string, extra: Record<string, unknown> = {}) =>

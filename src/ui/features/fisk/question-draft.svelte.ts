@@ -1,4 +1,4 @@
-import type { ApproveChoice, ElicitAnswerInput, ElicitRequest } from "../../../core/a2a-nats/codec/index.ts";
+import type { ApproveChoice, ElicitAnswerInput, ElicitRequest } from "../../../core/fisk/codec/index.ts";
 import { questionKind } from "./question.ts";
 
 /**

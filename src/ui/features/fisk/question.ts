@@ -1,4 +1,4 @@
-import type { ElicitRequest, QuestionKind } from "../../../core/a2a-nats/codec/index.ts";
+import type { ElicitRequest, QuestionKind } from "../../../core/fisk/codec/index.ts";
 
 /** The question's kind, from the last segment of its protocol id. */
 export function questionKind(question: Pick<ElicitRequest, "protocol">): QuestionKind {

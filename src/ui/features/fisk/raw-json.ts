@@ -1,4 +1,4 @@
-import { redactConversationTokens, redactToken } from "../../../core/a2a-nats/client/index.ts";
+import { redactConversationTokens, redactToken } from "../../../core/fisk/client/index.ts";
 import { isJsonObject } from "../../../core/json/index.ts";
 import type { NatsMessage } from "../../../core/nats/port.ts";
 

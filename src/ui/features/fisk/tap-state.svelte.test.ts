@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { TapFrame } from "../../../core/a2a-nats/client/index.ts";
-import { decodeFiskMessage } from "../../../core/a2a-nats/codec/index.ts";
+import type { TapFrame } from "../../../core/fisk/client/index.ts";
+import { decodeFiskMessage } from "../../../core/fisk/codec/index.ts";
 import { ManualScheduler } from "../../../core/env/index.ts";
 import { NOT_CONNECTED } from "./fisk-api.ts";
 import { parseSubjects, TAP_CAPACITY, TapState } from "./tap-state.svelte.ts";

@@ -1,9 +1,10 @@
 import { SvelteMap } from "svelte/reactivity";
-import { DEFAULT_TAP_SUBJECTS, type Tap, type TapFrame } from "../../../core/a2a-nats/client/index.ts";
+import { DEFAULT_TAP_SUBJECTS, type Tap, type TapFrame } from "../../../core/fisk/client/index.ts";
 import type { Scheduler } from "../../../core/env/index.ts";
 import type { Verdict } from "../../../core/validation/types.ts";
 import { NOT_CONNECTED, type FiskSource } from "./fisk-api.ts";
 import { ExchangeNumbers } from "./tap-view.ts";
+import { keepFields } from "../../state/drafts.svelte.ts";
 
 /** Frames kept for the list; older ones leave it (the Traffic log keeps its own window). */
 export const TAP_CAPACITY = 20_000;
@@ -59,6 +60,7 @@ export class TapState {
   constructor(source: FiskSource, scheduler: Scheduler) {
     this.#source = source;
     this.#scheduler = scheduler;
+    keepFields(this, "fisk.tap", ["subjectsText"]);
   }
 
   start(): void {

@@ -1,4 +1,4 @@
-import type { TapFrame } from "../../../core/a2a-nats/client/index.ts";
+import type { TapFrame } from "../../../core/fisk/client/index.ts";
 import type { Verdict } from "../../../core/validation/types.ts";
 import { formatMs } from "../../lib/format.ts";
 import { shortProtocol } from "./timeline.ts";

@@ -1,4 +1,4 @@
-import type { ReplySetEntry } from "../../../core/a2a-nats/client/reply-set.ts";
+import type { ReplySetEntry } from "../../../core/fisk/client/reply-set.ts";
 import { isJsonObject } from "../../../core/json/index.ts";
 import { formatCount } from "../../lib/format.ts";
 import { displayText } from "./raw-json.ts";

@@ -1,13 +1,14 @@
 import { SvelteMap } from "svelte/reactivity";
-import type { TaskHandle, TaskRequestInput, TaskResult, UnsentAnswer } from "../../../core/a2a-nats/client/index.ts";
-import type { ReplySetEntry } from "../../../core/a2a-nats/client/reply-set.ts";
-import type { ElicitAnswerInput, ElicitRequest } from "../../../core/a2a-nats/codec/index.ts";
-import { identityProblem } from "./agents-state.svelte.ts";
+import type { TaskHandle, TaskRequestInput, TaskResult, UnsentAnswer } from "../../../core/fisk/client/index.ts";
+import type { ReplySetEntry } from "../../../core/fisk/client/reply-set.ts";
+import type { ElicitAnswerInput, ElicitRequest } from "../../../core/fisk/codec/index.ts";
+import { cardOf, identityProblem, type AgentsState } from "./agents-state.svelte.ts";
 import { NOT_CONNECTED, type FiskSource } from "./fisk-api.ts";
 import { QuestionDraft } from "./question-draft.svelte.ts";
 import { taskItems, type TaskItem } from "./task-items.ts";
 import { describeTaskEnd } from "./task-words.ts";
-import { MIN_IDLE_SECONDS } from "./tool-call-state.svelte.ts";
+import { FISK_IDLE_FLOOR_SECONDS, MIN_IDLE_SECONDS } from "./tool-call-state.svelte.ts";
+import { keepFields } from "../../state/drafts.svelte.ts";
 
 export type TaskMode = "prompt" | "resume" | "read";
 /** A kept answer, with the task whose conversation it belongs to. */
@@ -56,13 +57,51 @@ export class TaskState {
 
   readonly items: TaskItem[] = $derived(taskItems(this.entries));
   readonly endText = $derived(this.result ? describeTaskEnd(this.result) : "");
+  readonly shortIdle = $derived(Number(this.idleSeconds) < FISK_IDLE_FLOOR_SECONDS);
+
+  /** The form as it was when the last problem was found: any change hides that problem. */
+  #errorFor = $state("");
+  /** The agent the shown stream is from. */
+  streamAgent = $state("");
+  readonly #formKey = $derived(JSON.stringify([this.identity.trim(), this.mode, this.prompt, this.context, this.replay, this.maxTokens, this.maxIterations, this.idleSeconds]));
+  readonly shownError: string | null = $derived(this.error && this.#errorFor === this.#formKey ? this.error : null);
+  /** The shown stream is from another agent than the one now typed. */
+  readonly staleStream: string | null = $derived(
+    this.streamAgent !== "" && !this.running && this.streamAgent !== this.identity.trim() ? `this stream is from ${this.streamAgent}, not ${this.identity.trim() || "the agent typed"}` : null,
+  );
+
+  /** What the chosen agent serves, as its micro service or card says, for the line under the identity. */
+  get served(): string | null {
+    const identity = this.identity.trim();
+    const known = this.#agents?.endpoints[identity];
+    if (known) return `${identity} serves ${known.names.join(", ") || "no endpoints"} (from ${known.source})${known.names.includes("task") ? "" : ": no task endpoint, so it answers no tasks"}`;
+    const card = cardOf(this.#agents?.agents.find((a) => a.identity === identity));
+    if (!card) return null;
+    return card.model ? `${identity}'s card names a model (${card.model}): it answers prompts` : `${identity}'s card names no model: it may serve tools only`;
+  }
 
   readonly #source: FiskSource;
+  readonly #agents: AgentsState | undefined;
   #handle: TaskHandle | null = null;
   #off: (() => void) | null = null;
 
-  constructor(source: FiskSource) {
+  constructor(source: FiskSource, agents?: AgentsState) {
     this.#source = source;
+    this.#agents = agents;
+    // Kept across a reload; the conversation token is a credential and never is.
+    keepFields(this, "fisk.task", ["identity", "mode", "prompt", "context", "stream", "replay", "force", "maxTokens", "maxIterations", "idleSeconds"]);
+  }
+
+  #problem(message: string | null): void {
+    this.error = message;
+    this.#errorFor = this.#formKey;
+  }
+
+  /** Why the agent cannot take a task, from the endpoints its micro service names. */
+  #taskRefusal(identity: string): string | null {
+    const known = this.#agents?.endpoints[identity];
+    if (!known || known.names.includes("task")) return null;
+    return `${identity} does not serve tasks: its micro service names the endpoints ${known.names.join(", ") || "(none)"} (from ${known.source}), and no task; a task would only wait for the idle limit`;
   }
 
   #input(): TaskRequestInput | string {
@@ -90,19 +129,27 @@ export class TaskState {
     };
   }
 
-  start(): void {
+  async start(): Promise<void> {
     if (this.running) return;
     const client = this.#source.client();
     const input = this.#input();
     const idle = Number(this.idleSeconds);
+    const identity = this.identity.trim();
     const problem =
-      identityProblem(this.identity.trim()) ??
+      identityProblem(identity) ??
       (typeof input === "string" ? input : null) ??
-      (!Number.isFinite(idle) || idle < MIN_IDLE_SECONDS ? `the idle timeout must be at least ${MIN_IDLE_SECONDS} seconds` : null) ??
+      (!Number.isFinite(idle) || idle < MIN_IDLE_SECONDS ? `the idle timeout must be at least ${MIN_IDLE_SECONDS} second` : null) ??
       (client ? null : NOT_CONNECTED);
-    this.error = problem;
+    this.#problem(problem);
     if (problem || !client || typeof input === "string") return;
-    this.#begin(client.startTask(this.identity.trim(), input, { idleMs: idle * 1000 }));
+    // Unknown endpoints are asked for first ($SRV.INFO.<identity>); known ones cost nothing.
+    const agents = this.#agents;
+    if (agents && !agents.endpoints[identity]) await agents.learnEndpoints(identity).catch(() => null);
+    const refusal = this.#taskRefusal(identity);
+    if (refusal) return this.#problem(refusal);
+    if (this.running) return;
+    this.streamAgent = identity;
+    this.#begin(client.startTask(identity, input, { idleMs: idle * 1000, allowShortIdle: true }));
   }
 
   #begin(handle: TaskHandle): void {
@@ -132,7 +179,7 @@ export class TaskState {
       (result) => this.#finish(handle, result),
       (err: unknown) => {
         if (this.#handle !== handle) return;
-        this.error = `The task failed: ${(err as Error).message}`;
+        this.#problem(`The task failed: ${(err as Error).message}`);
         this.running = false;
       },
     );
@@ -141,6 +188,10 @@ export class TaskState {
   #finish(handle: TaskHandle, result: TaskResult): void {
     if (this.#handle !== handle || this.result) return;
     this.result = result;
+    if (result.end.kind === "no-responders") {
+      const how = result.end.via ? `${result.end.via.subject} got no responders` : "its task subject got no responders (503)";
+      this.#agents?.markGone(this.streamAgent, `a task found nothing serving it: ${how}`);
+    }
     this.running = false;
     this.questions = [];
     this.drafts.clear();
@@ -163,15 +214,15 @@ export class TaskState {
     const handle = this.#handle;
     if (!handle || this.running || !this.result?.conversationTokenSeen) return;
     if (this.prompt.trim() === "") {
-      this.error = "type the follow-up prompt first";
+      this.#problem("type the follow-up prompt first");
       return;
     }
     if (!this.#source.client()) {
-      this.error = NOT_CONNECTED;
+      this.#problem(NOT_CONNECTED);
       return;
     }
-    this.error = null;
-    this.#begin(handle.followUp(this.prompt, { idleMs: Number(this.idleSeconds) * 1000 }));
+    this.#problem(null);
+    this.#begin(handle.followUp(this.prompt, { idleMs: Number(this.idleSeconds) * 1000, allowShortIdle: true }));
   }
 
   async cancel(): Promise<void> {
@@ -180,8 +231,8 @@ export class TaskState {
     const outcome = await handle.cancel("cancelled from the Patchbay console");
     if (outcome.kind === "accepted") this.notice = "Cancel accepted: the run stops at its next step.";
     else if (outcome.kind === "not-running") this.notice = "Nothing to cancel: the task is no longer running there.";
-    else if (outcome.kind === "refused") this.error = `Cancel refused (${outcome.code}): ${outcome.description}`;
-    else this.error = `Cancel failed: ${outcome.message}`;
+    else if (outcome.kind === "refused") this.#problem(`Cancel refused (${outcome.code}): ${outcome.description}`);
+    else this.#problem(`Cancel failed: ${outcome.message}`);
   }
 
   async answer(question: ElicitRequest, answer: ElicitAnswerInput): Promise<void> {
@@ -191,22 +242,22 @@ export class TaskState {
     this.#keepUnsent(handle);
     if (outcome.kind === "accepted") this.notice = answer.kind === "no_operator" ? "Dismissed: the agent was told nobody will answer." : "Answer delivered.";
     else if (outcome.kind === "gone") this.notice = `The question is gone (${outcome.description}); the answer is kept below to send later.`;
-    else if (outcome.kind === "refused") this.error = `The answer was refused (${outcome.code}): ${outcome.description}`;
+    else if (outcome.kind === "refused") this.#problem(`The answer was refused (${outcome.code}): ${outcome.description}`);
     else this.notice = `The answer could not be delivered (${outcome.reason}); it is kept below to send later.`;
   }
 
   /** Sends a kept answer as `request.answer` on the same conversation: a new task on the same agent. */
   sendLater(unsent: Unsent): void {
     if (this.running) {
-      this.error = "wait for the running task to end before sending a kept answer";
+      this.#problem("wait for the running task to end before sending a kept answer");
       return;
     }
     const index = unsent.handle.unsent.indexOf(unsent.item);
     const problem = !this.#source.client() ? NOT_CONNECTED : index < 0 ? "that answer is no longer kept by its task" : null;
-    this.error = problem;
+    this.#problem(problem);
     if (problem) return;
     this.unsent = this.unsent.filter((u) => u !== unsent);
-    this.#begin(unsent.handle.sendUnsent(index, { idleMs: Number(this.idleSeconds) * 1000 }));
+    this.#begin(unsent.handle.sendUnsent(index, { idleMs: Number(this.idleSeconds) * 1000, allowShortIdle: true }));
   }
 
   discardUnsent(unsent: Unsent): void {

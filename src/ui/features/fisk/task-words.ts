@@ -1,4 +1,4 @@
-import type { TaskResult } from "../../../core/a2a-nats/client/index.ts";
+import type { TaskResult } from "../../../core/fisk/client/index.ts";
 import { formatCount } from "../../lib/format.ts";
 
 /** How a task ended, in plain words. */
@@ -18,7 +18,9 @@ export function describeTaskEnd(result: TaskResult): string {
     case "refused":
       return `refused (${end.code}): ${end.description}`;
     case "no-responders":
-      return "no such agent: nothing serves its task subject (503)";
+      return end.via
+        ? `no such agent: nothing came for ${formatCount(end.via.silentMs)} ms and nothing answers ${end.via.subject} (503)`
+        : "no such agent: nothing serves its task subject (503)";
     case "idle-timeout":
       return `gave up after ${formatCount(Math.round(end.idleMs / 1000))} s without a message`;
     case "protocol-error":

@@ -1,4 +1,5 @@
 import type {
+  AgentInfo,
   AgentListing,
   AnswerOutcome,
   CancelOutcome,
@@ -13,10 +14,10 @@ import type {
   TaskResult,
   ToolCallResult,
   UnsentAnswer,
-} from "../../../core/a2a-nats/client/index.ts";
-import type { ReplySetEntry } from "../../../core/a2a-nats/client/reply-set.ts";
-import type { AgentCard, ElicitAnswerInput, ElicitRequest } from "../../../core/a2a-nats/codec/index.ts";
-import type { Verdict } from "../../../core/validation/types.ts";
+} from "../../../core/fisk/client/index.ts";
+import type { ReplySetEntry } from "../../../core/fisk/client/reply-set.ts";
+import type { AgentCard, ElicitAnswerInput, ElicitRequest } from "../../../core/fisk/codec/index.ts";
+import type { Issue, Verdict } from "../../../core/validation/types.ts";
 import type { FiskApi, FiskSource, TapStarter } from "./fisk-api.ts";
 
 /** Fakes of the client for the panels' unit tests: scripted answers, every call recorded. */
@@ -112,16 +113,21 @@ export class FakeClient implements FiskApi {
   toolResult: ((onEntry?: (e: ReplySetEntry) => void, signal?: AbortSignal) => Promise<ToolCallResult>) | null = null;
   handle = new FakeHandle();
   raw: RawExchange = { entries: [], end: "silence", elapsedMs: 1, inbox: "_INBOX.raw" };
+  infos = new Map<string, AgentInfo>();
 
   listAgents(): Promise<AgentListing> {
     this.calls.push(["listAgents"]);
     return Promise.resolve(this.listing);
   }
+  agentInfo(identity: string): Promise<AgentInfo> {
+    this.calls.push(["agentInfo", identity]);
+    return Promise.resolve(this.infos.get(identity) ?? { kind: "timeout", subject: `$SRV.INFO.${identity}` });
+  }
   discover(identity: string): Promise<DiscoveryResult> {
     this.calls.push(["discover", identity]);
     return Promise.resolve(this.discoveries.get(identity) ?? { identity, subject: "", requestText: "", rttMs: 1, outcome: { kind: "no-such-agent" } });
   }
-  callTool(identity: string, tool: string, input: Record<string, unknown> | null, opts?: { idleMs?: number; signal?: AbortSignal; onEntry?: (e: ReplySetEntry) => void }): Promise<ToolCallResult> {
+  callTool(identity: string, tool: string, input: Record<string, unknown> | null, opts?: { idleMs?: number; signal?: AbortSignal; onEntry?: (e: ReplySetEntry) => void; allowShortIdle?: boolean }): Promise<ToolCallResult> {
     this.calls.push(["callTool", identity, tool, input, opts?.idleMs]);
     if (!this.toolResult) throw new Error("no tool script");
     return this.toolResult(opts?.onEntry, opts?.signal);
@@ -140,6 +146,9 @@ export class FakeClient implements FiskApi {
 export interface FakeSource extends FiskSource {
   connected: boolean;
   readonly checked: string[];
+  /** What checkInput answers; every value it was asked about is kept in `inputs`. */
+  inputIssues: Issue[];
+  readonly inputs: unknown[];
   frames: ((f: TapFrame) => void) | null;
   stopped: number;
 }
@@ -148,6 +157,8 @@ export function fakeSource(client: FakeClient, validate: (text: string) => Promi
   const source: FakeSource = {
     connected: true,
     checked: [],
+    inputIssues: [],
+    inputs: [],
     frames: null,
     stopped: 0,
     client: () => (source.connected ? client : null),
@@ -161,6 +172,10 @@ export function fakeSource(client: FakeClient, validate: (text: string) => Promi
     validate: (text) => {
       source.checked.push(text);
       return validate(text);
+    },
+    checkInput: (_schema, value) => {
+      source.inputs.push(value);
+      return Promise.resolve(source.inputIssues);
     },
   };
   return source;

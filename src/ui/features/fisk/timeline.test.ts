@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isKeepalive, shortProtocol, timelineRow } from "./timeline.ts";
+import { isKeepalive, progressOf, shortProtocol, timelineRow } from "./timeline.ts";
 import { entry } from "./test-fakes.ts";
 
 describe("reply-set timeline", () => {
@@ -18,6 +18,14 @@ describe("reply-set timeline", () => {
     expect(timelineRow(refusal)).toMatchObject({ disposition: "refusal", what: "(empty body)", tone: "bad" });
     const status = { at: 1, final: false, disposition: "no-responders" as const, message: { subject: "x", data: new Uint8Array(), status: { code: 503, description: "" } } };
     expect(timelineRow(status).what).toBe("status 503");
+  });
+
+  it("names a status that carries the tool's progress, with its words as the note", () => {
+    const progress = entry("event.status", { sequence: 3, block: { phase: "running-tool", progress: 2, total: 5, message: "2 of 5 s" } }, "event");
+    expect(timelineRow(progress)).toMatchObject({ disposition: "progress", tone: "ok", note: "2 of 5 s" });
+    expect(progressOf(entry("event.status", { block: { phase: "running-tool", progress: 1, total: 3 } }, "event"))).toBe("1 of 3");
+    expect(progressOf(entry("event.status", { block: { phase: "running-tool" } }, "event"))).toBeNull();
+    expect(progressOf(entry("event.text", { block: { progress: 1 } }, "event"))).toBeNull();
   });
 
   it("strips the namespace only from fisk-ai ids", () => {

@@ -1,4 +1,4 @@
-import type { ReplySetEntry } from "../../../core/a2a-nats/client/reply-set.ts";
+import type { ReplySetEntry } from "../../../core/fisk/client/reply-set.ts";
 import { isJsonObject } from "../../../core/json/index.ts";
 import { NAMESPACE } from "../../../core/packs/fisk-ai/protocol.ts";
 import { formatMs } from "../../lib/format.ts";
@@ -29,11 +29,21 @@ export function isKeepalive(entry: Pick<ReplySetEntry, "protocol" | "value">): b
   return isJsonObject(block) && block.phase === "running-tool";
 }
 
+/** A status carrying the tool's own progress ("2 of 5 s"), or null for any other message. */
+export function progressOf(entry: Pick<ReplySetEntry, "protocol" | "value">): string | null {
+  if (shortProtocol(entry.protocol) !== "event.status") return null;
+  const block = entry.value?.block;
+  if (!isJsonObject(block) || typeof block.progress !== "number") return null;
+  if (typeof block.message === "string" && block.message !== "") return block.message;
+  return typeof block.total === "number" ? `${block.progress} of ${block.total}` : String(block.progress);
+}
+
 function disposition(entry: ReplySetEntry): Pick<TimelineRow, "disposition" | "tone"> {
   switch (entry.disposition) {
     case "ack":
       return entry.value?.accepted === false ? { disposition: "ack (refused)", tone: "warn" } : { disposition: "ack", tone: "ok" };
     case "event": {
+      if (progressOf(entry) !== null) return { disposition: "progress", tone: "ok" };
       if (isKeepalive(entry)) return { disposition: "keepalive", tone: "muted" };
       const p = shortProtocol(entry.protocol);
       if (p.startsWith("elicit.request.")) return { disposition: "question", tone: "warn" };
@@ -59,6 +69,6 @@ export function timelineRow(entry: ReplySetEntry): TimelineRow {
     sequence: entry.sequence === undefined ? "—" : String(entry.sequence),
     ...disposition(entry),
     what: shortProtocol(entry.protocol) || (status ? `status ${status.code}` : entry.message.data.byteLength === 0 ? "(empty body)" : ""),
-    note: entry.note ?? "",
+    note: entry.note ?? progressOf(entry) ?? "",
   };
 }

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import type { ToolCallResult } from "../../../core/a2a-nats/client/index.ts";
+import type { ToolCallResult } from "../../../core/fisk/client/index.ts";
 import { AgentsState } from "./agents-state.svelte.ts";
 import { NOT_CONNECTED } from "./fisk-api.ts";
 import type { Verdict } from "../../../core/validation/types.ts";
 import { cardResult, entry, FakeClient, fakeSource, VALID } from "./test-fakes.ts";
-import { outcomeTone, ToolCallState } from "./tool-call-state.svelte.ts";
+import { ToolCallState } from "./tool-call-state.svelte.ts";
 
 const SCHEMA = { type: "object", properties: { stream: { type: "string" } }, required: ["stream"] };
 
@@ -42,9 +42,9 @@ describe("ToolCallState", () => {
     await call.send();
     expect(call.error).toBe("the input must be a JSON object (or empty for no input)");
     call.input = "{}";
-    call.idleSeconds = 5;
+    call.idleSeconds = 0.5;
     await call.send();
-    expect(call.error).toBe("the idle timeout must be between 30 and 3600 seconds");
+    expect(call.error).toBe("the idle timeout must be between 1 and 3600 seconds");
     source.connected = false;
     await call.send();
     expect(call.error).toBe(NOT_CONNECTED);
@@ -66,14 +66,14 @@ describe("ToolCallState", () => {
     expect(client.calls.at(-1)).toEqual(["callTool", "alpha", "stream_report", { stream: "ORDERS" }, 120_000]);
     expect(seenLive).toBe(1);
     expect(call.entries).toHaveLength(2);
-    expect(call.outcomeText).toBe("ran with exit code 1");
-    expect(call.tone).toBe("warn");
+    expect(call.view?.headline).toBe("exit code 1");
+    expect(call.view?.tone).toBe("bad");
     expect(call.running).toBe(false);
   });
 
   it("cancel aborts the read; a thrown failure is shown, not lost", async () => {
     const { client, call } = await setup();
-    call.choose("alpha", "stream_report");
+    call.choose("alpha", "other");
     call.input = "";
     client.toolResult = (_onEntry, signal) =>
       new Promise((resolve) => signal?.addEventListener("abort", () => resolve(result({ kind: "cancelled" }))));
@@ -81,7 +81,7 @@ describe("ToolCallState", () => {
     expect(call.running).toBe(true);
     call.cancel();
     await sending;
-    expect(call.outcomeText).toBe("cancelled before the reply");
+    expect(call.view).toMatchObject({ headline: "cancelled (no reply)", tone: "warn" });
     expect(client.calls.at(-1)?.[3]).toBeNull();
     client.toolResult = () => Promise.reject(new Error("port closed"));
     await call.send();
@@ -91,7 +91,7 @@ describe("ToolCallState", () => {
   it("checks the request sent and every message of the set, foreign and empty ones included", async () => {
     const invalid: Verdict = { ...VALID, status: "invalid", issues: [{ pointer: "/request", message: "bad", severity: "error", source: "schema" }] };
     const { client, source, call } = await setup((text) => Promise.resolve(text.includes("other") ? invalid : VALID));
-    call.choose("alpha", "stream_report");
+    call.choose("alpha", "other");
     call.input = '{"stream":"ORDERS"}';
     const ack = entry("ack", { sequence: 1 }, "ack");
     const foreign = entry("tool.reply", { request: "other" }, "foreign");
@@ -114,9 +114,68 @@ describe("ToolCallState", () => {
     expect(call.requestCheck).toBeUndefined();
   });
 
-  it("colours outcomes: a non-zero exit is a result, a refusal is bad", () => {
-    expect(outcomeTone(result({ kind: "ran", exitCode: 0, output: "", truncated: false }))).toBe("ok");
-    expect(outcomeTone(result({ kind: "capacity", reason: "busy" }))).toBe("warn");
-    expect(outcomeTone(result({ kind: "refused", code: "400", description: "bad" }))).toBe("bad");
+  it("waits less than fisk-ai's 30 s floor when asked to, and says it is below it", async () => {
+    const { client, call } = await setup();
+    call.choose("alpha", "other");
+    call.idleSeconds = 2;
+    expect(call.shortIdle).toBe(true);
+    client.toolResult = () => Promise.resolve(result({ kind: "idle-timeout", idleMs: 2000 }));
+    await call.send();
+    expect(client.calls.at(-1)).toEqual(["callTool", "alpha", "other", {}, 2000]);
+    expect(call.view?.headline).toBe("idle timeout: nothing for 2 s");
+  });
+
+  it("marks a result stale, and hides a problem, once the tool, the agent or the input changes", async () => {
+    const { client, call } = await setup();
+    call.choose("alpha", "other");
+    call.input = '{"a":1}';
+    client.toolResult = () => Promise.resolve(result({ kind: "harness-failure", output: "bad input" }));
+    await call.send();
+    expect(call.view?.headline).toBe("is_error: the tool did not run cleanly");
+    expect(call.stale).toBeNull();
+    call.choose("alpha", "stream_report");
+    expect(call.stale).toBe("the tool is now stream_report; this result is from other");
+    call.choose("alpha", "other");
+    call.input = '{"a":1}';
+    expect(call.stale).toBeNull();
+    call.input = '{"a":';
+    await call.send();
+    expect(call.shownError).toMatch(/^the input is not valid JSON/);
+    expect(call.stale).toBe("the input has changed since this call");
+    call.input = '{"a":2}';
+    expect(call.shownError).toBeNull();
+  });
+
+  it("warns before sending an input that fails the tool's schema; Send anyway sends it as typed", async () => {
+    const { client, source, call } = await setup();
+    call.choose("alpha", "stream_report");
+    call.input = '{"stream": 3}';
+    source.inputIssues = [{ pointer: "/stream", message: "must be string", severity: "error", source: "tool-schema" }];
+    client.toolResult = () => Promise.resolve(result({ kind: "output", output: "ok" }));
+    await call.send();
+    expect(source.inputs).toEqual([{ stream: 3 }]);
+    expect(call.shownSchemaIssues.map((i) => i.pointer)).toEqual(["/stream"]);
+    expect(client.calls.filter((c) => c[0] === "callTool")).toEqual([]);
+    call.input = '{"stream": 4}';
+    expect(call.shownSchemaIssues).toEqual([]);
+    call.input = '{"stream": 3}';
+    await call.sendAnyway();
+    expect(client.calls.at(-1)).toEqual(["callTool", "alpha", "stream_report", { stream: 3 }, 120_000]);
+    expect(call.view?.headline).toBe("success: the tool ran in process");
+    source.inputIssues = [];
+    call.input = '{"stream": "ORDERS"}';
+    await call.send();
+    expect(client.calls.at(-1)?.[3]).toEqual({ stream: "ORDERS" });
+  });
+
+  it("a call that finds no responders marks the agent gone until it is rediscovered", async () => {
+    const { client, call } = await setup();
+    call.choose("alpha", "other");
+    client.toolResult = () => Promise.resolve(result({ kind: "no-such-agent", via: { subject: "$SRV.PING.alpha", silentMs: 1500 } }));
+    await call.send();
+    expect(call.gone).toBe("a tool call got no responders ($SRV.PING.alpha)");
+    expect(call.agents.gone.alpha?.reason).toBe("a tool call got no responders ($SRV.PING.alpha)");
+    await call.agents.discover("alpha");
+    expect(call.gone).toBeNull();
   });
 });

@@ -1,4 +1,4 @@
-import type { JsonObject, ToolDescriptor } from "../../../core/a2a-nats/codec/index.ts";
+import type { JsonObject, ToolDescriptor } from "../../../core/fisk/codec/index.ts";
 import { isJsonObject, parseJsonText } from "../../../core/json/index.ts";
 
 /** What a tool without a schema is taken to accept. */

@@ -11,6 +11,7 @@ import {
   secondsToMs,
   sessionBody,
 } from "./connect-form.ts";
+import { fieldsOf, keepDraft, restoreFields } from "../../state/drafts.svelte.ts";
 
 const emptyRow = (): NameValueRow => ({ name: "", value: "" });
 const atLeastOneRow = (rows: NameValueRow[]): NameValueRow[] => (rows.length > 0 ? rows : [emptyRow()]);
@@ -42,6 +43,13 @@ export class ConnectFormState {
   requestTimeout = $state("60");
   /** The saved or imported entry the fields came from, so fields the form does not show are kept. */
   loadedFrom = $state.raw<ServerEntry | undefined>(undefined);
+
+  constructor() {
+    // Kept across a reload; the bearer token and environment and header values (secrets) are asked again.
+    const names = (rows: NameValueRow[]) => rows.map((r) => ({ name: r.name, value: "" }));
+    const fields = ["transportChoice", "connectionMode", "command", "argsText", "cwd", "url", "requestedVersion", "connectTimeout", "requestTimeout", "envRows", "headerRows"] as const;
+    keepDraft("mcp.form", () => ({ ...fieldsOf(this, fields), envRows: names(this.envRows), headerRows: names(this.headerRows) }), (d) => restoreFields(this, fields, d));
+  }
 
   addEnvRow(): void {
     this.envRows.push(emptyRow());

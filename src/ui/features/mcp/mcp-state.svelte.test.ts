@@ -63,16 +63,17 @@ describe("McpWorkbenchState connecting", () => {
     expect(bench.transport).toBeDefined();
   });
 
-  it("names the failed step and keeps the raw answer when the relay cannot spawn", async () => {
-    const relay = fakeRelay({ create: Response.json({ error: { code: "spawn_failed", message: "spawn srv ENOENT" } }, { status: 502 }) });
+  it("says failed, naming the step and the command, when the command cannot start; the failure goes stale when the form changes", async () => {
+    const relay = fakeRelay({ create: Response.json({ error: { code: "spawn_failed", message: 'command "srv" was not found (ENOENT)' } }, { status: 502 }) });
     const bench = new McpWorkbenchState(() => relayHandle(relay).transport, pageCompiler(true));
     bench.form.command = "srv";
     await bench.connect();
-    expect(bench.status).toBe("idle");
-    expect(bench.failure?.step).toBe("spawn");
-    expect(bench.failure?.status).toBe(502);
-    expect(bench.failure?.raw).toContain("spawn srv ENOENT");
+    expect(bench.status).toBe("failed");
+    expect(bench.failure).toEqual({ step: "spawn", message: 'command "srv" was not found (ENOENT)' });
     expect(bench.transport).toBeUndefined();
+    expect(bench.failureStale).toBe(false);
+    bench.form.command = "./srv";
+    expect(bench.failureStale).toBe(true);
   });
 
   it("shows the relay's console events in order, and notes the close", async () => {
@@ -130,6 +131,53 @@ describe("McpWorkbenchState tool calls", () => {
     await bench.send();
     expect(bench.callError).toBe("The arguments must be a JSON object");
     expect(bench.outcome).toBeNull();
+  });
+
+  it("marks a result stale once the arguments change (a JSON error included) or the connection closes, and drops it for another tool", async () => {
+    const { bench, transport } = await connected();
+    selectByName(bench, "add");
+    bench.argsDraft = '{"a": 40, "b": 2}';
+    await bench.send();
+    expect(JSON.stringify(bench.outcome)).toContain("42");
+    expect(bench.callStale).toBe(false);
+    // Reindenting is the same arguments; a JSON error is not.
+    bench.argsDraft = '{\n  "a": 40,\n  "b": 2\n}';
+    expect(bench.callStale).toBe(false);
+    bench.argsDraft = '{"a": 40, "b": }';
+    expect(bench.callStale).toBe(true);
+    bench.argsDraft = '{"a": 40, "b": 2}';
+    expect(bench.callStale).toBe(false);
+    // A refusal is an answer to the text it refused too.
+    bench.argsDraft = '{"a": 40, "b": }';
+    await bench.send();
+    expect(bench.outcome).toBeNull();
+    expect(bench.callError).toMatch(/^The arguments are not JSON/);
+    bench.argsDraft = '{"a": 1, "b": 1}';
+    expect(bench.callStale).toBe(true);
+
+    await bench.send();
+    selectByName(bench, "echo");
+    expect(bench.outcome).toBeNull();
+    expect(bench.callError).toBeNull();
+    selectByName(bench, "add");
+    expect(bench.outcome).toBeNull();
+
+    await bench.send();
+    expect(bench.callStale).toBe(false);
+    await transport.close();
+    expect(bench.status).toBe("closed");
+    expect(bench.callStale).toBe(true);
+  });
+
+  it("shows no answer under a tool other than the one called", async () => {
+    const { bench } = await connected();
+    selectByName(bench, "hang");
+    const call = bench.send();
+    selectByName(bench, "echo");
+    bench.cancel();
+    await call;
+    expect(bench.outcome).toBeNull();
+    expect(bench.callError).toBeNull();
   });
 
   it("cancels a call that hangs", async () => {

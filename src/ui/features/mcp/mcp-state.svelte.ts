@@ -9,13 +9,16 @@ import {
   type RelayConsoleEvent,
 } from "../../../core/mcp/index.ts";
 import { CallOptionsState } from "./call-options-state.svelte.ts";
+import { argsKey, callArguments, type CallShown } from "./call-shown.ts";
 import { ClientFeaturesState } from "./client-features-state.svelte.ts";
 import { ElicitationState } from "./elicitation-state.svelte.ts";
 import { pageCompiler } from "./page-compiler.ts";
-import { checkable, checkCallArguments, checkResult, type ResultCheck, type ResultCheckPart, type ResultChecker } from "./result-check.ts";
+import { checkCall, type ResultCheck, type ResultChecker } from "./result-check.ts";
 import { ConnectFormState } from "./connect-form-state.svelte.ts";
 import type { TransportChoice } from "./relay-factory.ts";
 import { TOOLS_SET_MARK } from "../../lib/paint-mark.ts";
+import { inputKey, ResultFor } from "../../lib/result-for.svelte.ts";
+import { keepDraft } from "../../state/drafts.svelte.ts";
 
 /** A transport the workbench can also push raw text through; `target` names its frames in the wire log. */
 export type McpTransportHandle = Parameters<McpConnection["connect"]>[0] & {
@@ -25,7 +28,7 @@ export type McpTransportHandle = Parameters<McpConnection["connect"]>[0] & {
 
 export type TransportFactory = (session: CreateSessionBody, onConsole: (event: RelayConsoleEvent) => void, choice?: TransportChoice) => McpTransportHandle;
 
-export type McpStatus = "idle" | "connecting" | "connected" | "closed";
+export type McpStatus = "idle" | "connecting" | "connected" | "closed" | "failed";
 
 /** One line of the console pane: what the relay said, or what the connection reported. */
 export type ConsoleLine = RelayConsoleEvent | { readonly type: "note"; readonly text: string };
@@ -41,7 +44,6 @@ export class McpWorkbenchState {
 
   status = $state<McpStatus>("idle");
   formError = $state<string | null>(null);
-  failure = $state.raw<ConnectFailure | null>(null);
   info = $state.raw<ConnectResult | null>(null);
   consoleLines = $state.raw<readonly ConsoleLine[]>([]);
 
@@ -51,10 +53,11 @@ export class McpWorkbenchState {
   selectedName = $state<string | null>(null);
   argsDraft = $state("{}");
   calling = $state(false);
-  callError = $state<string | null>(null);
-  outcome = $state.raw<CallOutcome | null>(null);
-  /** The latest call's arguments and result as the validation worker judged them; null when not checked. */
-  resultCheck = $state.raw<ResultCheck | null>(null);
+  /** Counts connections made and ended: a result from an earlier one is stale. */
+  #generation = $state(0);
+  /** The last connect attempt's failure, for the form as it was then. */
+  readonly #failure = new ResultFor<ConnectFailure>(() => inputKey(this.form.values, this.form.connectionMode, this.form.requestedVersion));
+  readonly #call = new ResultFor<CallShown>(() => inputKey(this.#generation, this.selectedName, argsKey(this.argsDraft)));
   /** Form-mode elicitation requests from the server, answered in a dialog. */
   readonly elicitation = new ElicitationState(() => this.#connection?.info?.negotiatedVersion);
   /** Declared capabilities, sampling, roots, the server's log and ping. */
@@ -67,7 +70,6 @@ export class McpWorkbenchState {
   /** True when results are checked in the validation worker after each call. */
   readonly checksInWorker: boolean;
   readonly #checker: ResultChecker | undefined;
-  #checkRun = 0;
   readonly #open: TransportFactory;
   readonly #compiler: ReturnType<typeof pageCompiler>["compiler"];
   // Argument drafts per tool name, so switching tools loses no typing; not shown, so not reactive.
@@ -85,6 +87,38 @@ export class McpWorkbenchState {
     this.checksResults = compiler.checksResults;
     this.#checker = checker;
     this.checksInWorker = checker !== undefined;
+    // The arguments typed for a tool come back when it is chosen again after a reload.
+    keepDraft("mcp.call", () => (this.selectedName === null ? undefined : { tool: this.selectedName, args: this.argsDraft }), (d) => {
+      if (isJsonObject(d) && typeof d.tool === "string" && typeof d.args === "string") this.#drafts[d.tool] = d.args;
+    });
+  }
+
+  get failure(): ConnectFailure | null {
+    return this.#failure.value;
+  }
+
+  /** True when the form changed since the attempt that failed. */
+  get failureStale(): boolean {
+    return this.#failure.stale;
+  }
+
+  get outcome(): CallOutcome | null {
+    return this.#call.value?.outcome ?? null;
+  }
+
+  /** Why the last call was not made or failed, or null. */
+  get callError(): string | null {
+    return this.#call.value?.error ?? null;
+  }
+
+  /** The latest call's arguments and result as the validation worker judged them; null when not checked. */
+  get resultCheck(): ResultCheck | null {
+    return this.#call.value?.check ?? null;
+  }
+
+  /** True when the arguments or the connection changed since the call on show. */
+  get callStale(): boolean {
+    return this.#call.stale;
   }
 
   /** The open transport, for raw mode. */
@@ -129,9 +163,10 @@ export class McpWorkbenchState {
     const { body, mode, protocolVersion, connectTimeoutMs, requestTimeoutMs } = form.request;
     this.requestTimeoutMs = requestTimeoutMs;
     this.formError = null;
-    this.failure = null;
+    this.#failure.clear();
     this.info = null;
-    this.#setOutcome(null);
+    this.#generation++;
+    this.#call.clear();
     this.tools = [];
     this.selectedName = null;
     this.consoleLines = [];
@@ -142,6 +177,7 @@ export class McpWorkbenchState {
       if (this.#connection !== connection) return;
       this.#log({ type: "note", text: "connection closed" });
       this.status = "closed";
+      this.#generation++;
       this.#abort?.abort("the connection closed");
       this.elicitation.clear();
       this.client.detach();
@@ -163,8 +199,8 @@ export class McpWorkbenchState {
       });
     } catch (error) {
       if (this.#connection !== connection) return;
-      this.failure = error instanceof McpConnectError ? error.failure : { step: "initialize", message: (error as Error).message };
-      this.status = "idle";
+      this.#failure.set(error instanceof McpConnectError ? error.failure : { step: "initialize", message: (error as Error).message });
+      this.status = "failed";
       this.#connection = undefined;
       this.#transport = undefined;
       this.client.detach();
@@ -182,6 +218,7 @@ export class McpWorkbenchState {
     this.client.detach();
     this.#connection = undefined;
     this.#transport = undefined;
+    if (connection) this.#generation++;
     this.status = "idle";
     await connection?.close().catch((error: unknown) => this.#log({ type: "note", text: `close failed: ${(error as Error).message}` }));
   }
@@ -223,43 +260,35 @@ export class McpWorkbenchState {
     const name = this.filteredTools[index]?.name;
     this.selectedName = typeof name === "string" ? name : null;
     this.argsDraft = (typeof name === "string" ? this.#drafts[name] : undefined) ?? "{}";
-    this.#setOutcome(null);
-    this.callError = null;
+    this.#call.clear();
   }
 
   async send(): Promise<void> {
     const connection = this.#connection;
     const name = this.selectedTool?.name;
     if (!connection || this.status !== "connected" || typeof name !== "string" || this.calling) return;
-    let args: unknown;
-    try {
-      args = this.argsDraft.trim() === "" ? {} : JSON.parse(this.argsDraft);
-    } catch (error) {
-      this.callError = `The arguments are not JSON: ${(error as Error).message}`;
-      return;
-    }
-    if (!isJsonObject(args)) {
-      this.callError = "The arguments must be a JSON object";
-      return;
-    }
+    const refuse = (error: string) => this.#call.set({ outcome: null, error, check: null });
+    const parsed = callArguments(this.argsDraft);
+    if ("error" in parsed) return refuse(parsed.error);
+    const args = parsed.args;
     const call = this.callOptions.prepare(connection, this.requestTimeoutMs);
-    if (!call.ok) {
-      this.callError = call.error;
-      return;
-    }
-    this.callError = null;
-    this.#setOutcome(null);
+    if (!call.ok) return refuse(call.error);
+    this.#call.clear();
     this.calling = true;
+    const key = this.#call.key();
     const tool = this.selectedTool;
     const version = this.info?.negotiatedVersion;
     const abort = new AbortController();
     this.#abort = abort;
     try {
       const outcome = await connection.callTool(name, args, { ...call.options, signal: abort.signal });
-      this.#setOutcome(outcome);
-      if (version !== undefined) void this.#check(outcome, args, version, name, tool);
+      // An answer for a tool no longer selected is not shown under another (Traffic keeps it).
+      if (this.selectedName !== name) return;
+      const shown: CallShown = { outcome, error: null, check: this.#checker && version !== undefined ? { status: "checking" } : null };
+      this.#call.set(shown, key);
+      if (shown.check) void this.#check(shown, { outcome, args, version: version!, name, tool }, key);
     } catch (error) {
-      this.callError = `tools/call failed: ${(error as Error).message}`;
+      if (this.selectedName === name) this.#call.set({ outcome: null, error: `tools/call failed: ${(error as Error).message}`, check: null }, key);
     } finally {
       call.end();
       if (this.#abort === abort) this.#abort = undefined;
@@ -267,32 +296,10 @@ export class McpWorkbenchState {
     }
   }
 
-  /** A new outcome (or none) drops the check of the previous one, even one still running. */
-  #setOutcome(outcome: CallOutcome | null): void {
-    this.#checkRun++;
-    this.outcome = outcome;
-    this.resultCheck = null;
-  }
-
-  /** The arguments are checked whatever the outcome: a server may refuse bad ones with an error. */
-  async #check(outcome: CallOutcome, args: unknown, version: string, name: string, tool: Record<string, unknown> | undefined): Promise<void> {
-    const checker = this.#checker;
-    if (!checker) return;
-    const run = this.#checkRun;
-    this.resultCheck = { status: "checking" };
-    const schemas = tool && { inputSchema: tool.inputSchema, outputSchema: tool.outputSchema };
-    let check: ResultCheck;
-    try {
-      const [argParts, resultParts] = await Promise.all([
-        checkCallArguments(checker, args, version, name, schemas),
-        checkable(outcome) ? checkResult(checker, outcome.result, version, name, schemas) : Promise.resolve<ResultCheckPart[]>([]),
-      ]);
-      check = { status: "done", parts: [...argParts, ...resultParts] };
-    } catch (error) {
-      check = { status: "failed", message: `The call could not be checked: ${(error as Error).message}` };
-    }
-    if (run !== this.#checkRun) return;
-    this.resultCheck = check.status === "done" && check.parts.length === 0 ? null : check;
+  /** The check lands on the call it was made for; a newer call (or none) drops it. */
+  async #check(shown: CallShown, call: Parameters<typeof checkCall>[1], key: string): Promise<void> {
+    const check = await checkCall(this.#checker!, call);
+    if (this.#call.value === shown) this.#call.set({ ...shown, check }, key);
   }
 
   cancel(): void {

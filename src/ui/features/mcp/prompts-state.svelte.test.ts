@@ -36,6 +36,23 @@ describe("PromptsState", () => {
     expect(state.outcome).toMatchObject({ name: "plain", ok: true, messages: [{ role: "user", parts: [{ kind: "text", label: "text", text: "Say hi" }] }] });
   });
 
+  it("marks a got prompt stale when its arguments change, and drops it when another prompt is selected", async () => {
+    const { state } = await open();
+    byName(state, "greet");
+    state.setValue("name", "Ada");
+    await state.get();
+    expect(state.outcome).toMatchObject({ name: "greet", ok: true });
+    expect(state.outcomeStale).toBe(false);
+    state.setValue("mood", "");
+    expect(state.outcomeStale).toBe(false);
+    state.setValue("name", "Grace");
+    expect(state.outcomeStale).toBe(true);
+    state.setValue("name", "Ada");
+    expect(state.outcomeStale).toBe(false);
+    byName(state, "plain");
+    expect(state.outcome).toBeNull();
+  });
+
   it("refuses to send without a required argument, naming it, and sends only filled-in values", async () => {
     const { state } = await open();
     byName(state, "greet");

@@ -2,6 +2,7 @@ import { isJsonObject } from "../../../core/json/index.ts";
 import type { McpConnection } from "../../../core/mcp/index.ts";
 import { completionValues, failureView, type InspectSource, type RequestFailureView } from "./inspect-source.ts";
 import { contentParts, type ContentPart } from "./result-view.ts";
+import { inputKey, ResultFor } from "../../lib/result-for.svelte.ts";
 
 /** One declared argument of a prompt. */
 export interface PromptArgument {
@@ -52,7 +53,8 @@ export class PromptsState {
   suggestions = $state.raw<Readonly<Record<string, readonly string[]>>>({});
   formError = $state<string | null>(null);
   getting = $state(false);
-  outcome = $state.raw<PromptOutcome | null>(null);
+  // For the selected prompt and the values as they were asked; empty values are not sent.
+  readonly #outcome = new ResultFor<PromptOutcome>(() => inputKey(this.selected?.name, Object.entries(this.values).filter(([, v]) => v !== "").sort()));
 
   readonly #source: InspectSource;
   // Values per prompt name, so switching prompts loses no typing; not shown, so not reactive.
@@ -66,6 +68,16 @@ export class PromptsState {
 
   get supported(): boolean {
     return this.#source.info()?.capabilities.prompts !== undefined;
+  }
+
+  /** What prompts/get gave last, for the selected prompt. */
+  get outcome(): PromptOutcome | null {
+    return this.#outcome.value;
+  }
+
+  /** True when the arguments changed since the prompt on show was got. */
+  get outcomeStale(): boolean {
+    return this.#outcome.stale;
   }
 
   get selected(): Record<string, unknown> | undefined {
@@ -88,7 +100,7 @@ export class PromptsState {
     this.values = {};
     this.suggestions = {};
     this.formError = null;
-    this.outcome = null;
+    this.#outcome.clear();
     this.#drafts = Object.create(null) as Record<string, Record<string, string>>;
     // Answers still on their way from the previous connection are dropped.
     this.#listRun++;
@@ -137,6 +149,7 @@ export class PromptsState {
     this.values = (typeof name === "string" ? this.#drafts[name] : undefined) ?? {};
     this.suggestions = {};
     this.formError = null;
+    this.#outcome.clear();
   }
 
   setValue(name: string, value: string): void {
@@ -165,6 +178,7 @@ export class PromptsState {
     }
     this.formError = null;
     const name = prompt.name;
+    const key = this.#outcome.key();
     const run = ++this.#getRun;
     this.getting = true;
     let outcome: PromptOutcome;
@@ -175,7 +189,7 @@ export class PromptsState {
       outcome = { name, ok: false, failure: failureView(error) };
     }
     if (run !== this.#getRun) return;
-    this.outcome = outcome;
+    if (this.selected?.name === name) this.#outcome.set(outcome, key);
     this.getting = false;
   }
 

@@ -48,7 +48,7 @@ describe("frame checks against the negotiated version", () => {
     const wrong = await verdictOf(frame("out", '{"jsonrpc":"1.0","id":1,"method":"ping"}'), "2025-06-18");
     expect(wrong).toMatchObject({ status: "invalid", problems: [expect.stringMatching(/jsonrpc/)] });
     const noMethod = await verdictOf(frame("out", rpc({ id: 1, params: {} })), "2025-06-18");
-    expect(noMethod).toMatchObject({ status: "unrecognised", problems: ["It has no method, result or error: it is neither a request, a notification nor a response."] });
+    expect(noMethod).toMatchObject({ status: "invalid", problems: ['Missing required property "method".'] });
     expect(await verdictOf(frame("out", "42"), "2025-06-18")).toMatchObject({ problems: ["A JSON-RPC message is a JSON object, not a number."] });
     const badParams = await verdictOf(frame("out", rpc({ id: 2, method: "tools/call", params: { arguments: {} } })), "2025-06-18");
     expect(badParams).toMatchObject({ status: "invalid", kind: "tools/call request", problems: [expect.stringMatching(/name/)] });

@@ -85,3 +85,25 @@ export async function checkResult(checker: ResultChecker, result: unknown, negot
   }
   return parts;
 }
+
+/**
+ * The whole check of one call: its arguments whatever the outcome (a server may refuse bad ones
+ * with an error), and its result when the server gave one. Null when nothing was checked.
+ */
+export async function checkCall(
+  checker: ResultChecker,
+  call: { readonly outcome: CallOutcome; readonly args: unknown; readonly version: string; readonly name: string; readonly tool: Record<string, unknown> | undefined },
+): Promise<ResultCheck | null> {
+  const { outcome, args, version, name, tool } = call;
+  const schemas = tool && { inputSchema: tool.inputSchema, outputSchema: tool.outputSchema };
+  try {
+    const [argParts, resultParts] = await Promise.all([
+      checkCallArguments(checker, args, version, name, schemas),
+      checkable(outcome) ? checkResult(checker, outcome.result, version, name, schemas) : Promise.resolve<ResultCheckPart[]>([]),
+    ]);
+    const parts = [...argParts, ...resultParts];
+    return parts.length === 0 ? null : { status: "done", parts };
+  } catch (error) {
+    return { status: "failed", message: `The call could not be checked: ${(error as Error).message}` };
+  }
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { RawExchange, RawInput } from "../../../core/a2a-nats/client/index.ts";
+import type { RawExchange, RawInput } from "../../../core/fisk/client/index.ts";
 import { manualClock, sequentialIds, silentLogger } from "../../../core/env/index.ts";
 import { NatsSession } from "../../../core/nats/index.ts";
 import { WireLog } from "../../../core/wire/index.ts";
@@ -87,5 +87,19 @@ describe("NatsWorkbenchState context import", () => {
     const bench = new NatsWorkbenchState(session(), () => Promise.reject(new Error("unused")));
     await bench.loadSeed(file("user.nk", `SU${"B".repeat(56)}\n`));
     expect(bench.nkeySeed).toBe(`SU${"B".repeat(56)}`);
+  });
+});
+
+describe("NatsWorkbenchState form problems", () => {
+  it("says a bad subject beside the form, before sending, and stops saying it once the subject is fixed", async () => {
+    const bench = new NatsWorkbenchState(session());
+    bench.subject = "choria fisk";
+    await bench.send();
+    expect(bench.shownFormError).toBe("a request subject cannot contain spaces or the wildcards * and >");
+    expect(bench.outcome).toBeNull();
+    bench.subject = "choria.fisk";
+    expect(bench.shownFormError).toBeNull();
+    bench.subject = "choria fisk";
+    expect(bench.shownFormError).toBe("a request subject cannot contain spaces or the wildcards * and >");
   });
 });

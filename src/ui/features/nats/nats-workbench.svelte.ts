@@ -1,9 +1,10 @@
-import type { RawExchange, RawInput, ReplySetEntry } from "../../../core/a2a-nats/client/index.ts";
+import type { RawExchange, RawInput, ReplySetEntry } from "../../../core/fisk/client/index.ts";
 import type { BackendClient } from "../../../core/backend/backend-client.ts";
 import { parseJsonText } from "../../../core/json/index.ts";
 import { rowsToHeaders, type HeaderRow } from "../../../core/nats/headers.ts";
 import type { AuthMode } from "../../../core/nats/connection-form.ts";
 import { parseNatsContext, subjectProblem, type NatsAuth, type NatsRequestOutcome, type NatsSession } from "../../../core/nats/index.ts";
+import { keepFields } from "../../state/drafts.svelte.ts";
 
 export type PayloadMode = "json" | "text";
 
@@ -38,12 +39,20 @@ export class NatsWorkbenchState {
   /** Replies of the running raw exchange, as they arrive. */
   liveEntries = $state.raw<readonly ReplySetEntry[]>([]);
 
+  /** The form as it was when `formError` was found: once any of it changes, the problem is hidden. */
+  #formErrorFor = $state("");
+  readonly #formKey = $derived(JSON.stringify([this.subject, this.headerRows, this.payloadMode, this.payload, this.timeoutMs, this.readAll]));
+  /** The form problem, while the form is still the one it was about. */
+  readonly shownFormError: string | null = $derived(this.formError && this.#formErrorFor === this.#formKey ? this.formError : null);
+
   readonly #session: NatsSession;
   readonly #raw: RawSender | undefined;
 
   constructor(session: NatsSession, raw?: RawSender) {
     this.#session = session;
     this.#raw = raw;
+    // Kept across a reload; the password, token, seed and creds never are.
+    keepFields(this, "nats.form", ["servers", "authMode", "user", "subject", "headerRows", "payloadMode", "payload", "timeoutMs", "readAll"]);
   }
 
   /** Prefill the server URL from the backend's managed NATS, unless the user typed one. */
@@ -138,22 +147,18 @@ export class NatsWorkbenchState {
     return `payload is not valid JSON: ${parsed.message} at ${where} (switch to Text to send it anyway)`;
   }
 
+  #problem(message: string | null): void {
+    this.formError = message;
+    this.#formErrorFor = this.#formKey;
+  }
+
   async send(): Promise<void> {
     const headers = rowsToHeaders(this.headerRows);
-    if (!headers.ok) {
-      this.formError = headers.error;
-      return;
-    }
-    const problem = this.payloadProblem();
-    if (problem) {
-      this.formError = problem;
-      return;
-    }
-    if (!Number.isFinite(this.timeoutMs) || this.timeoutMs < 1 || this.timeoutMs > 600_000) {
-      this.formError = "timeout must be between 1 and 600000 ms";
-      return;
-    }
-    this.formError = null;
+    const timeoutOk = Number.isFinite(this.timeoutMs) && this.timeoutMs >= 1 && this.timeoutMs <= 600_000;
+    // A bad subject is the form's problem, shown beside it, not a reply.
+    const problem = !headers.ok ? headers.error : (this.payloadProblem() ?? (timeoutOk ? null : "timeout must be between 1 and 600000 ms") ?? subjectProblem(this.subject.trim()));
+    this.#problem(problem);
+    if (problem || !headers.ok) return;
     if (this.readAll) return this.#sendRaw(headers.headers);
     this.sending = true;
     try {
@@ -171,10 +176,7 @@ export class NatsWorkbenchState {
   async #sendRaw(headers: Record<string, string[]> | undefined): Promise<void> {
     const subject = this.subject.trim();
     const problem = this.#raw ? subjectProblem(subject) : "reading every reply is not available here";
-    if (problem) {
-      this.formError = problem;
-      return;
-    }
+    if (problem) return this.#problem(problem);
     this.sending = true;
     this.exchange = null;
     this.liveEntries = [];
@@ -187,7 +189,7 @@ export class NatsWorkbenchState {
         ...(headers ? { headers } : {}),
       });
     } catch (err) {
-      this.formError = `sending failed: ${(err as Error).message}`;
+      this.#problem(`sending failed: ${(err as Error).message}`);
     } finally {
       this.sending = false;
     }

@@ -31,7 +31,12 @@ export class McpSurface extends SurfaceActions<McpServeStatus> {
     await this.read("Could not read the MCP surface's status", () => this.#api.mcpStatus());
   }
 
+  protected startFields(): unknown {
+    return [this.port, this.confirmMode, this.concurrency, this.timeoutMs, this.fixtures];
+  }
+
   async start(kit: ToolkitState): Promise<void> {
+    this.asking(kit);
     const toolkit = toolkitForStart(kit);
     if ("problem" in toolkit) return void (this.error = toolkit.problem);
     const port = wholeField(this.port, "The port", 0, 65_535);

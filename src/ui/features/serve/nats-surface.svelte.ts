@@ -28,7 +28,12 @@ export class NatsSurface extends SurfaceActions<NatsServeStatus> {
     await this.read("Could not read the NATS surface's status", () => this.#api.natsStatus());
   }
 
+  protected startFields(): unknown {
+    return [this.concurrency, this.gen1];
+  }
+
   async start(kit: ToolkitState): Promise<void> {
+    this.asking(kit);
     const toolkit = toolkitForStart(kit);
     if ("problem" in toolkit) return void (this.error = toolkit.problem);
     const concurrency = wholeField(this.concurrency, "Concurrency", 1, 64);

@@ -3,6 +3,7 @@ import type { Clock, IdSource, Scheduler } from "../../../core/env/index.ts";
 import type { DocumentStore } from "../../../core/persist/document-store.ts";
 import type { Snippet } from "../../../core/serving/index.ts";
 import type { WireLog } from "../../../core/wire/index.ts";
+import { pageLifetime } from "../../lib/page-lifetime.svelte.ts";
 import { ApprovalsState } from "./approvals-state.svelte.ts";
 import { McpSurface } from "./mcp-surface.svelte.ts";
 import { NatsSurface } from "./nats-surface.svelte.ts";
@@ -74,19 +75,13 @@ export class ServeSession {
 const sessions = new WeakMap<object, ServeSession>();
 
 /**
- * The one session per app (keyed by its services object), made on first use. It is made in an
- * effect root of its own: a derived value belongs to the effect it was made in and freezes once
- * that effect is destroyed, so it must not belong to the workbench that happened to open first.
- * (Where roots do not run, as in server-side tests, it is made directly.)
+ * The one session per app (keyed by its services object), made on first use; it lives as long as
+ * the page, not as long as the workbench that happened to open first.
  */
 export function serveSession(owner: object, deps: () => ServeDeps): ServeSession {
   let session = sessions.get(owner);
   if (!session) {
-    let made: ServeSession | undefined;
-    $effect.root(() => {
-      made = new ServeSession(deps());
-    });
-    session = made ?? new ServeSession(deps());
+    session = pageLifetime(() => new ServeSession(deps()));
     sessions.set(owner, session);
   }
   return session;

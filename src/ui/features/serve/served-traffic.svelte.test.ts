@@ -3,6 +3,7 @@ import { BackendError } from "../../../core/backend/backend-client.ts";
 import type { ServedFrame } from "../../../core/backend/serve-api.ts";
 import { ManualScheduler, manualClock, sequentialIds } from "../../../core/env/index.ts";
 import { WireLog } from "../../../core/wire/index.ts";
+import { drafts, SERVED_CURSORS_DRAFT } from "../../state/drafts.svelte.ts";
 import { FakeServeApi, settle } from "./serve-fakes.ts";
 import { ServedFrameRecorder } from "./served-frames.ts";
 import { FRAME_PAGE, ServedTraffic } from "./served-traffic.svelte.ts";
@@ -85,5 +86,33 @@ describe("ServedTraffic", () => {
     expect(traffic.error.mcp).toBeNull();
     expect(traffic.recorded.mcp).toBe(1);
     traffic.close();
+  });
+});
+
+describe("ServedTraffic after a reload", () => {
+  it("goes on from where the page read to before the reload, so no frame is recorded twice", async () => {
+    drafts.save(SERVED_CURSORS_DRAFT, { mcp: 20, nats: 4 });
+    try {
+      const { api, traffic } = setup();
+      traffic.watch("mcp", true);
+      traffic.watch("nats", true);
+      await settle();
+      expect(api.named("mcpFrames").map((a) => a[0])).toEqual([20]);
+      expect(api.named("natsFrames").map((a) => a[0])).toEqual([4]);
+    } finally {
+      drafts.clear();
+    }
+  });
+
+  it("a saved position of the wrong shape is ignored", async () => {
+    drafts.save(SERVED_CURSORS_DRAFT, { mcp: "20" });
+    try {
+      const { api, traffic } = setup();
+      traffic.watch("mcp", true);
+      await settle();
+      expect(api.named("mcpFrames").map((a) => a[0])).toEqual([0]);
+    } finally {
+      drafts.clear();
+    }
   });
 });

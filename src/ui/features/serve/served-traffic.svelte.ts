@@ -1,6 +1,8 @@
 import { BackendError } from "../../../core/backend/backend-client.ts";
 import type { ServedFramePage } from "../../../core/backend/serve-api.ts";
 import type { Scheduler } from "../../../core/env/index.ts";
+import { fitsShape } from "../../../core/persist/drafts.ts";
+import { keepDraft, SERVED_CURSORS_DRAFT } from "../../state/drafts.svelte.ts";
 import { repeat } from "./poller.ts";
 import type { ServedFrameRecorder, ServedSurface } from "./served-frames.ts";
 
@@ -41,6 +43,11 @@ export class ServedTraffic {
     this.#source = source;
     this.#recorder = recorder;
     this.#scheduler = scheduler;
+    // The Traffic log comes back after a reload; where each surface was read to comes back with it.
+    const cursors = () => ({ mcp: this.#follow.mcp.cursor, nats: this.#follow.nats.cursor });
+    keepDraft(SERVED_CURSORS_DRAFT, () => (void this.recorded.mcp, void this.recorded.nats, cursors()), (d) => {
+      if (fitsShape(cursors(), d)) for (const s of ["mcp", "nats"] as const) this.#follow[s].cursor = (d as Record<ServedSurface, number>)[s];
+    });
   }
 
   /** Whether the frames are being read now. */

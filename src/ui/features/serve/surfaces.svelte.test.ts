@@ -43,10 +43,16 @@ describe("McpSurface", () => {
     kit.text = kit.text.replace('"name": "patchbay-demo"', '"name": "bad name"');
     await mcp.start(kit);
     expect(mcp.error).toMatch(/^Not started: the toolkit in the editor has an error; fix it first\. The first: \/name/);
+    expect(mcp.errorStale).toBe(false);
+    // The refusal answers the text it was given: once the editor moves on, it is marked stale.
     kit.resetToDemo();
+    expect(mcp.errorStale).toBe(true);
     mcp.port = "99999";
     await mcp.start(kit);
     expect(mcp.error).toBe('Not started: The port must be a whole number from 0 to 65535, not "99999".');
+    expect(mcp.errorStale).toBe(false);
+    mcp.port = "0";
+    expect(mcp.errorStale).toBe(true);
     expect(api.named("mcpStart")).toHaveLength(0);
   });
 

@@ -21,6 +21,32 @@ describe("ToolkitState", () => {
     expect(state.text).toBe("{ not json");
   });
 
+  it("says a file that is not JSON is not JSON, at the root without a bare pointer", () => {
+    const state = new ToolkitState(memoryStore());
+    const before = state.text;
+    state.importText("hello, I am a text file\n", "notes.txt");
+    expect(state.error).toBe("notes.txt is not a usable toolkit: not JSON, and not a YAML mapping either (as YAML it is a plain string)");
+    state.importText("hello", "kit.json");
+    expect(state.error).toMatch(/^kit\.json is not a usable toolkit: not valid JSON: /);
+    expect(state.text).toBe(before);
+  });
+
+  it("heads the editor with the counts its Problems list shows: errors, warnings, tools left out, duplicates included", () => {
+    const state = new ToolkitState(memoryStore());
+    const tool = (name: string, extra: object = {}) => ({ name, description: "d", inputSchema: { type: "object" }, run: { builtin: "echo" }, ...extra });
+    state.text = JSON.stringify({
+      format: "patchbay.toolkit",
+      version: 1,
+      name: "kit",
+      tools: [tool("echo"), tool("echo"), tool("ls", { inputSchema: undefined }), tool("bad", { run: { builtin: "nope" } })],
+    });
+    expect(state.markers.map((m) => `${m.severity} ${m.pointer}`)).toEqual(["warning /tools/2/inputSchema", "error /tools/3/run/builtin", "error /tools/1/name"]);
+    expect(state.headline).toBe("kit: 2 tools (2 left out) · 2 errors · 1 warning");
+    state.text = '{"a": 2, "b": }';
+    expect(state.markers).toEqual([]);
+    expect(state.headline).toBe("not JSON: see Problems");
+  });
+
   it("imports YAML as JSON, refuses a broken file and keeps the current text", () => {
     const state = new ToolkitState(memoryStore());
     const before = state.text;

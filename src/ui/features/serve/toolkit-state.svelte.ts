@@ -10,8 +10,33 @@ import {
   type Toolkit,
   toolkitToFile,
 } from "../../../core/serving/index.ts";
+import { keepFields, warnBeforeLeaving } from "../../state/drafts.svelte.ts";
 
 const pretty = (value: unknown): string => `${JSON.stringify(value, null, 2)}\n`;
+const counted = (n: number, what: string): string => `${n} ${what}${n === 1 ? "" : "s"}`;
+
+/**
+ * The editor's headline: the toolkit's name and usable tools, and the problems counted as the
+ * editor's Problems list shows them (a syntax error is the editor's own, and shown alone there).
+ */
+export function toolkitHeadline(result: ReadToolkitResult, toolsInText: number): string {
+  if (result.issues.some((i) => i.syntax)) return "not JSON: see Problems";
+  const errors = result.issues.filter((i) => i.severity === "error").length;
+  const warnings = result.issues.length - errors;
+  const left = toolsInText - (result.toolkit?.tools.length ?? 0);
+  const head = result.toolkit ? `${result.toolkit.name}: ${counted(result.toolkit.tools.length, "tool")}${left > 0 ? ` (${left} left out)` : ""}` : "not usable yet";
+  return [head, ...(errors > 0 ? [counted(errors, "error")] : []), ...(warnings > 0 ? [counted(warnings, "warning")] : [])].join(" · ");
+}
+
+/** How many tools the text lists, usable or not. */
+function toolsIn(text: string): number {
+  try {
+    const tools = (JSON.parse(text) as { tools?: unknown } | null)?.tools;
+    return Array.isArray(tools) ? tools.length : 0;
+  } catch {
+    return 0;
+  }
+}
 
 /**
  * The toolkit being edited in the Serve workbench: its text (JSON in the editor; YAML files are
@@ -33,11 +58,17 @@ export class ToolkitState {
 
   constructor(storage: DocumentStore) {
     this.#storage = storage;
+    keepFields(this, "serve.toolkit", ["text", "saveName", "savedAs", "savedText"]);
+    // Edits not saved to the workspace live only in this tab: leaving asks first.
+    warnBeforeLeaving(() => (this.savedAs !== null ? this.unsaved : this.text !== pretty(toolkitToFile(DEMO_TOOLKIT))));
   }
 
   readonly result: ReadToolkitResult = $derived(parseToolkitText(this.text, "json"));
   readonly toolkit: Toolkit | undefined = $derived(this.result.toolkit);
   readonly errorCount: number = $derived(this.result.issues.filter((i) => i.severity === "error").length);
+  readonly headline: string = $derived(toolkitHeadline(this.result, toolsIn(this.text)));
+  /** The problems placed in the editor; a syntax error the editor finds itself. */
+  readonly markers = $derived(this.result.issues.filter((i) => !i.syntax).map((i) => ({ pointer: i.pointer, message: i.message, severity: i.severity })));
   readonly mcpSet: readonly ServedEntry[] = $derived(this.toolkit ? servedSet(this.toolkit, "mcp") : []);
   readonly natsSet: readonly ServedEntry[] = $derived(this.toolkit ? servedSet(this.toolkit, "nats") : []);
   /** The editor differs from the saved copy (what `patchbay serve --stdio` would serve). */
@@ -45,10 +76,11 @@ export class ToolkitState {
 
   /** Replaces the text with a file's content; YAML is converted to JSON for the editor. */
   importText(content: string, fileName = "the file"): void {
-    const syntax = /\.ya?ml$/i.test(fileName) ? "yaml" : guessSyntax(content);
+    const syntax = /\.ya?ml$/i.test(fileName) ? "yaml" : /\.json$/i.test(fileName) ? "json" : guessSyntax(content);
     const read = parseToolkitText(content, syntax);
     if (!read.toolkit) {
-      this.#fail(`${fileName} is not a usable toolkit: ${read.issues[0]?.pointer || "/"} ${read.issues[0]?.message ?? ""}`.trim());
+      const first = read.issues[0];
+      this.#fail(`${fileName} is not a usable toolkit: ${first ? `${first.pointer ? `${first.pointer} ` : ""}${first.message}` : "it could not be read"}`);
       return;
     }
     this.text = syntax === "json" ? content : pretty(toolkitToFile(read.toolkit));

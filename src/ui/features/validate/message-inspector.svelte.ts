@@ -1,5 +1,6 @@
 import type { Override, Verdict } from "../../../core/validation/types.ts";
 import type { EditorMarker } from "../../editor/index.ts";
+import { inputKey, ResultFor } from "../../lib/result-for.svelte.ts";
 import { formatJsonText } from "./format-json.ts";
 import type { ValidationClient } from "./validation-client.ts";
 import type { PackInfo } from "./validation-protocol.ts";
@@ -24,8 +25,9 @@ export class MessageInspector {
   place = $state("");
   /** The editor's text, edited or not. */
   text = $state("");
-  verdict: Verdict | null = $state.raw(null);
   override: Override | null = $state.raw(null);
+  /** The verdict on the text and override as they were checked. */
+  readonly #verdict = new ResultFor<Verdict>(() => inputKey(this.text, this.override));
   loading = $state(false);
   checking = $state(false);
   error = $state("");
@@ -36,7 +38,8 @@ export class MessageInspector {
   #catalog: Promise<void> | undefined;
 
   readonly edited = $derived(this.text !== this.#original);
-  readonly markers: EditorMarker[] = $derived(this.verdict ? issueMarkers(this.verdict.issues) : []);
+  // A verdict on other text would put its marks in the wrong places.
+  readonly markers: EditorMarker[] = $derived(this.verdict && !this.verdictStale ? issueMarkers(this.verdict.issues) : []);
   /** The verdict's pack from the catalog, once the catalog has loaded. */
   readonly verdictPack: PackInfo | undefined = $derived.by(() => {
     const id = this.verdict?.packId;
@@ -45,6 +48,15 @@ export class MessageInspector {
 
   constructor(client: ValidationClient) {
     this.#client = client;
+  }
+
+  get verdict(): Verdict | null {
+    return this.#verdict.value;
+  }
+
+  /** True when the text or the override changed since the verdict on show was given. */
+  get verdictStale(): boolean {
+    return this.#verdict.stale;
   }
 
   async open(index: number): Promise<void> {
@@ -60,7 +72,7 @@ export class MessageInspector {
       this.place = detail.place;
       this.#original = detail.text;
       this.text = detail.text;
-      this.verdict = detail.verdict;
+      this.#verdict.set(detail.verdict);
     } catch (err) {
       if (asked === this.#asked) this.error = messageOf(err);
     } finally {
@@ -75,7 +87,7 @@ export class MessageInspector {
     this.place = "";
     this.text = "";
     this.#original = "";
-    this.verdict = null;
+    this.#verdict.clear();
     this.override = null;
     this.loading = false;
     this.error = "";
@@ -110,13 +122,14 @@ export class MessageInspector {
     clearTimeout(this.#timer);
     const asked = ++this.#asked;
     const override = this.override ?? undefined;
+    const key = this.#verdict.key();
     this.checking = true;
     try {
       const verdict = this.edited
         ? await this.#client.validateOne(this.text, override)
         : (await this.#client.detail(this.index, override)).verdict;
       if (asked !== this.#asked) return;
-      this.verdict = verdict;
+      this.#verdict.set(verdict, key);
       this.error = "";
     } catch (err) {
       if (asked === this.#asked) this.error = messageOf(err);

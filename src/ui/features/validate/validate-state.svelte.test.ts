@@ -51,12 +51,16 @@ describe("ValidateState", () => {
     vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
     inspector.edit('{"ping":true,"n":2}');
     expect(inspector.edited).toBe(true);
+    // Until the edit is checked, the verdict on show is for the text before it, and its marks go.
+    expect(inspector.verdictStale).toBe(true);
+    expect(inspector.markers).toEqual([]);
     vi.advanceTimersByTime(EDIT_DEBOUNCE_MS - 1);
     expect(inspector.checking).toBe(false);
     vi.advanceTimersByTime(1);
     expect(inspector.checking).toBe(true);
     vi.useRealTimers();
     await vi.waitFor(() => expect(inspector.verdict?.status).toBe("valid"));
+    expect(inspector.verdictStale).toBe(false);
     expect(inspector.markers).toEqual([]);
 
     inspector.revert();
@@ -68,6 +72,22 @@ describe("ValidateState", () => {
     await inspector.loadPacks();
     expect(inspector.packs.map((p) => p.id)).toEqual(["mcp/test"]);
     expect(inspector.verdictPack).toMatchObject({ id: "mcp/test", draft: "draft-07", notes: [expect.stringContaining("Fault")] });
+  });
+
+  it("marks the list stale once the pasted text it came from changes, and not for a run of other input", async () => {
+    const state = setup();
+    state.pasteText = CAPTURE;
+    state.validatePaste();
+    await settle(state);
+    expect(state.pasteStale).toBe(false);
+    state.pasteText = `${CAPTURE}\n{"ping":true}`;
+    expect(state.pasteStale).toBe(true);
+    state.pasteText = CAPTURE;
+    expect(state.pasteStale).toBe(false);
+    state.run([{ name: "frame", text: '{"ping":true}' }]);
+    await settle(state);
+    state.pasteText = "anything";
+    expect(state.pasteStale).toBe(false);
   });
 
   it("opens the first message of a handed-off run, and a lone message on its own", async () => {

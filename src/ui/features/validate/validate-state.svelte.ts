@@ -1,10 +1,13 @@
 import type { ReportInput } from "../../../core/validation/report.ts";
 import { downloadBlob, fileTimestamp } from "../../lib/download.ts";
+import { pageLifetime } from "../../lib/page-lifetime.svelte.ts";
+import { ResultFor } from "../../lib/result-for.svelte.ts";
 import { DETAIL_SHARE_DEFAULT } from "./detail-split.ts";
 import { MessageInspector } from "./message-inspector.svelte.ts";
 import { ValidationClient } from "./validation-client.ts";
 import type { RunDone, RunInput, VerdictRow } from "./validation-protocol.ts";
 import { addCounts, emptyCounts, filterRows, positionOf, reportFileName, type RowCounts, type RowFilter } from "./verdict-rows.ts";
+import { keepFields } from "../../state/drafts.svelte.ts";
 
 export type RunPhase = "idle" | "running" | "done" | "cancelled" | "failed";
 
@@ -33,6 +36,8 @@ export class ValidateState {
   /** Rows collected by the run, copied into `rows` as progress arrives. */
   #all: VerdictRow[] = [];
   #selectFirst = false;
+  /** Held while the list is the run of the pasted text, for that text. */
+  readonly #pasted = new ResultFor<true>(() => this.pasteText);
 
   readonly visible = $derived(filterRows(this.rows, this.filter));
   readonly running = $derived(this.phase === "running");
@@ -40,6 +45,12 @@ export class ValidateState {
   constructor(client = new ValidationClient()) {
     this.client = client;
     this.inspector = new MessageInspector(client);
+    keepFields(this, "validate.paste", ["pasteText"]);
+  }
+
+  /** True when the list is a run of pasted text and the text was changed since. */
+  get pasteStale(): boolean {
+    return this.#pasted.stale;
   }
 
   /** Position of the open message in the visible list, -1 when it is filtered out or none is open. */
@@ -50,6 +61,7 @@ export class ValidateState {
   validatePaste(): void {
     if (this.pasteText.trim() === "") return;
     this.run([{ name: "pasted", text: this.pasteText }]);
+    this.#pasted.set(true);
   }
 
   validateFiles(files: Iterable<File>): void {
@@ -60,6 +72,7 @@ export class ValidateState {
   /** Validates the inputs in the worker, replacing the current results. */
   run(inputs: readonly RunInput[], options: { selectFirst?: boolean } = {}): void {
     this.#all = [];
+    this.#pasted.clear();
     this.rows = [];
     this.counts = emptyCounts();
     this.inputs = [];
@@ -135,8 +148,11 @@ export class ValidateState {
 
 let shared: ValidateState | undefined;
 
-/** The page's one Validate state: results survive switching to another workbench and back. */
+/**
+ * The page's one Validate state: results survive switching to another workbench and back, so it
+ * must not belong to the workbench that happened to mount first.
+ */
 export function sharedValidateState(): ValidateState {
-  shared ??= new ValidateState();
+  shared ??= pageLifetime(() => new ValidateState());
   return shared;
 }

@@ -1,4 +1,4 @@
-import { discoveryRequest, encodeFiskBytes, toolRequest, type JsonObject, type StampContext } from "../../../a2a-nats/codec/index.ts";
+import { discoveryRequest, encodeFiskBytes, toolRequest, type JsonObject, type StampContext } from "../../../fisk/codec/index.ts";
 import { manualClock, ManualScheduler } from "../../../env/index.ts";
 import { DEMO_TOOLKIT } from "../../demo-toolkit.ts";
 import type { Toolkit } from "../../toolkit/toolkit-types.ts";

@@ -1,0 +1,191 @@
+import { BackendClient } from "../../../src/core/backend/backend-client.ts";
+import { DEMO_TOOLKIT } from "../../../src/core/serving/demo-toolkit.ts";
+import { toolkitToFile } from "../../../src/core/serving/toolkit/toolkit-text.ts";
+import { expect, test } from "../fixtures.ts";
+import { FiskPage } from "../pages/fisk-page.ts";
+
+/**
+ * The console's fisk-ai tool calls and tasks against Patchbay's own served demo agent, on the
+ * app's nats-server: the agent over TCP from the backend, the page over WebSocket.
+ */
+
+const AGENT = "patchbay-demo";
+
+test.describe("fisk-ai calls to the served demo agent", () => {
+  let backend: BackendClient;
+
+  test.beforeEach(async ({ app }) => {
+    backend = new BackendClient({ fetch, token: app.token, baseUrl: app.origin });
+    await backend.call("POST", "/serve/nats/stop", {});
+  });
+
+  test.afterEach(async () => {
+    // The backend outlives this spec: leave nothing serving.
+    await backend.call("POST", "/serve/nats/stop", {}).catch(() => undefined);
+  });
+
+  const serve = (options: Record<string, unknown> = {}) => backend.call("POST", "/serve/nats/start", { keepaliveMs: 60_000, ...options });
+
+  test("every outcome has its own headline, colour and evidence: success, exit code, is_error, idle timeout, capacity, cancelled", async ({ page, app }) => {
+    await serve({ concurrency: 1 });
+    const fisk = new FiskPage(page);
+    await fisk.openConnected(app.url);
+    await fisk.discover(AGENT);
+
+    await fisk.call("echo", '{"message": "hello"}');
+    await fisk.expectOutcome("success: the tool ran in process", "ok");
+    await expect(fisk.evidence).toContainText("exec");
+
+    await fisk.openTab("Agents");
+    await fisk.call("fail", '{"exit_code": 0}');
+    await fisk.expectOutcome("success: exit code 0", "ok");
+
+    await fisk.chooseTool("fail", '{"exit_code": 3}');
+    await fisk.send();
+    await fisk.expectOutcome("exit code 3", "bad");
+    await expect(fisk.evidence.getByRole("row").filter({ hasText: "exec.exit_code" })).toContainText("tool.reply #2");
+    await expect(fisk.evidence.getByRole("row").filter({ hasText: "exec.exit_code" })).toContainText("3");
+    // The result stays, marked stale, once another tool is chosen.
+    await fisk.chooseTool("echo");
+    await expect(page.getByTestId("tool-outcome-stale")).toHaveText("Stale: the tool is now echo; this result is from fail.");
+
+    // An input the schema refuses is held back first; sent anyway, the tool's own refusal is is_error.
+    await fisk.toolInput.replaceText("{}");
+    await fisk.send();
+    const warning = page.getByRole("alert", { name: "Input does not fit the schema" });
+    await expect(warning).toContainText("message");
+    await expect(fisk.outcome).toHaveText("exit code 3");
+    await warning.getByRole("button", { name: "Send anyway" }).click();
+    await fisk.expectOutcome("is_error: the tool did not run cleanly", "bad");
+    await expect(page.getByTestId("tool-outcome-detail")).toHaveText('"message" must be a string');
+
+    // A silent tool past a short idle limit; it keeps the agent's only slot, so the next call is refused.
+    await fisk.chooseTool("slow", '{"seconds": 4}');
+    await fisk.callForm.getByLabel("Idle timeout (s)").fill("1");
+    await fisk.send();
+    await fisk.expectOutcome("idle timeout: nothing for 1 s", "bad");
+    await expect(fisk.evidence).toContainText("ack #1");
+    await fisk.chooseTool("echo", '{"message": "busy?"}');
+    await fisk.send();
+    await fisk.expectOutcome("refused: the agent is at capacity", "warn");
+    await expect(fisk.evidence.getByRole("row").filter({ hasText: "code" })).toContainText('"capacity"');
+
+    // Cancelled before the reply: amber, and never a success.
+    await fisk.callForm.getByLabel("Idle timeout (s)").fill("120");
+    await expect(async () => {
+      await fisk.chooseTool("slow", '{"seconds": 3}');
+      await fisk.send();
+      await expect(fisk.timeline.locator('li[data-disposition="ack"]')).toHaveCount(1, { timeout: 1000 });
+    }).toPass({ timeout: 8000 });
+    await fisk.callForm.getByRole("button", { name: "Cancel" }).click();
+    await fisk.expectOutcome("cancelled (no reply)", "warn");
+  });
+
+  test("not available, micro 400 and no responders; a gone agent keeps its card but loses its Call buttons", async ({ page, app }) => {
+    await serve();
+    const fisk = new FiskPage(page);
+    await fisk.openConnected(app.url);
+    await fisk.discover(AGENT);
+
+    // The card is stale: the agent now serves a toolkit without fail.
+    await backend.call("POST", "/serve/nats/stop", {});
+    await serve({ toolkit: toolkitToFile({ ...DEMO_TOOLKIT, tools: DEMO_TOOLKIT.tools.filter((t) => t.name !== "fail") }) });
+    await fisk.call("fail", '{"exit_code": 1}');
+    await fisk.expectOutcome("not available: the agent does not serve this tool", "bad");
+    await expect(fisk.evidence).toContainText("accepted");
+
+    // Over the agent's body cap: refused with micro 400 in headers, before any reply set.
+    await fisk.chooseTool("echo", JSON.stringify({ message: "x".repeat(800_000) }));
+    await fisk.send();
+    await fisk.expectOutcome("refused with micro error 400", "bad");
+    await expect(page.getByTestId("tool-outcome-detail")).toContainText("request exceeds 786432 bytes");
+    await expect(fisk.evidence).toContainText("Nats-Service-Error-Code");
+
+    await backend.call("POST", "/serve/nats/stop", {});
+    await fisk.toolInput.replaceText('{"message": "anyone?"}');
+    const started = Date.now();
+    await fisk.send();
+    await fisk.expectOutcome("no responders (503): nothing serves this subject", "bad");
+    expect(Date.now() - started).toBeLessThan(5000);
+    await expect(page.getByTestId("call-agent-gone")).toContainText("looks gone");
+
+    await fisk.openTab("Agents");
+    await expect(page.getByTestId("agent-gone")).toContainText("a tool call got no responders");
+    await expect(page.getByRole("list", { name: "Tools" }).getByRole("button", { name: /^Call / })).toHaveCount(0);
+    await serve();
+    await page.getByTestId("agent-gone").getByRole("button", { name: "Rediscover" }).click();
+    await expect(page.getByTestId("agent-gone")).toHaveCount(0);
+    await expect(page.getByRole("list", { name: "Tools" }).getByRole("button", { name: "Call echo" })).toBeVisible();
+  });
+
+  test("with a tap holding the subjects, a call and a task to a stopped agent still end at once with no responders", async ({ page, app }) => {
+    await serve();
+    const fisk = new FiskPage(page);
+    await fisk.openConnected(app.url);
+    await fisk.discover(AGENT);
+    // The tap subscribes choria.fisk-ai.>: NATS sees interest on the subject and sends no 503.
+    await fisk.openTab("Tap");
+    await page.getByRole("button", { name: "Start tap" }).click();
+    await expect(page.getByTestId("tap-count")).toContainText("Tapping");
+    await backend.call("POST", "/serve/nats/stop", {});
+
+    await fisk.openTab("Agents");
+    const started = Date.now();
+    await fisk.call("echo", '{"message": "hello?"}');
+    await fisk.expectOutcome("no responders: the agent is not running", "bad");
+    expect(Date.now() - started).toBeLessThan(8000);
+    await expect(fisk.evidence).toContainText(`$SRV.PING.${AGENT}`);
+
+    await fisk.openTab("Tasks");
+    const form = page.getByRole("form", { name: "Task request" });
+    await form.getByLabel("Agent identity").fill(AGENT);
+    await form.getByRole("textbox", { name: "Prompt", exact: true }).fill("anyone there?");
+    await form.getByRole("button", { name: "Start task" }).click();
+    await expect(page.getByTestId("task-end")).toContainText(`nothing answers $SRV.PING.${AGENT} (503)`, { timeout: 8000 });
+  });
+
+  test("the Tasks tab says what the demo agent serves and refuses a task it cannot answer; the idle limit goes below 30 s", async ({ page, app }) => {
+    await serve();
+    const fisk = new FiskPage(page);
+    await fisk.openConnected(app.url);
+    await fisk.openTab("Tasks");
+    const form = page.getByRole("form", { name: "Task request" });
+    await form.getByLabel("Agent identity").fill(AGENT);
+    await form.getByRole("textbox", { name: "Prompt", exact: true }).fill("hello");
+    await form.getByLabel("Idle timeout (s)").fill("5");
+    await form.getByRole("button", { name: "Start task" }).click();
+    await expect(form.getByRole("alert")).toHaveText(
+      `${AGENT} does not serve tasks: its micro service names the endpoints discovery, tool (from $SRV.INFO.${AGENT}), and no task; a task would only wait for the idle limit`,
+    );
+    await expect(page.getByTestId("task-served")).toContainText("no task endpoint");
+    await expect(page.getByTestId("task-end")).toHaveCount(0);
+  });
+
+  test("sleep's progress arrives as event.status messages in the reply set", async ({ page, app }) => {
+    await serve();
+    const fisk = new FiskPage(page);
+    await fisk.openConnected(app.url);
+    await fisk.discover(AGENT);
+    await fisk.call("sleep", '{"seconds": 2}');
+    await expect(page.getByTestId("tool-running")).toContainText("progress: 1 of 2 s");
+    await fisk.expectOutcome("success: the tool ran in process", "ok");
+    const progress = fisk.timeline.locator('li[data-disposition="progress"]');
+    await expect(progress).toHaveCount(2);
+    await expect(progress.first()).toContainText("event.status");
+    await expect(progress.last()).toContainText("2 of 2 s");
+    await expect(fisk.timelineVerdict("progress").first()).toHaveText("valid");
+  });
+
+  test("the Request tab stops showing a subject problem once the subject is fixed", async ({ page, app }) => {
+    const fisk = new FiskPage(page);
+    await fisk.openConnected(app.url);
+    await fisk.nats.subject.fill("choria fisk");
+    await fisk.nats.send.click();
+    const request = page.getByRole("form", { name: "Request" });
+    await expect(request.getByRole("alert")).toContainText("cannot contain spaces");
+    await fisk.nats.subject.fill("choria.fisk-ai.discovery.nobody");
+    await expect(request.getByRole("alert")).toHaveCount(0);
+    await fisk.nats.send.click();
+    await expect(fisk.nats.replyTitle).toHaveText("No responders (503)");
+  });
+});
