@@ -50,14 +50,16 @@ test.describe("MCP workbench over the backend relay (stdio)", () => {
     await page.getByRole("tab", { name: "Traffic" }).click();
     const traffic = new TrafficPage(page);
     const row = (name: RegExp) => traffic.rows.filter({ hasText: name });
+    // The request and its answer: an answer carries its request's method, so a search keeps the pair.
     await traffic.search.fill("nope");
-    await expect(traffic.rows).toHaveCount(1);
+    await expect(traffic.rows).toHaveCount(2);
     await expect(traffic.rows.first()).toHaveAccessibleName(/sent mcp stdio:.* nope \d+ B/);
     await traffic.search.fill("-32601");
     await expect(traffic.rows).toHaveCount(1);
     await expect(traffic.rows.first()).toHaveAccessibleName(/received mcp stdio:.* error \d+ B/);
     await traffic.search.fill("tools/call");
-    await expect(row(/tools\/call/)).toHaveCount(3);
+    // Three calls and their three answers, each answer named by its request's method.
+    await expect(row(/tools\/call/)).toHaveCount(6);
   });
 
   test("checks a tool call's arguments against the listed inputSchema, from the form and from raw mode", async ({ page, app }) => {
