@@ -85,6 +85,24 @@ describe("the Traffic log across a reload", () => {
     expect(after.size).toBe(20);
   });
 
+  it("a save armed before a clear, flushed as the page goes, does not bring the cleared log back", async () => {
+    const d = fresh();
+    const log = new WireLog(manualClock(), 10);
+    const keeper = keepWireLog(log, d, () => 0);
+    // The log tells of changes a moment after them.
+    const settle = () => new Promise((r) => setTimeout(r, 0));
+    log.record({ channel: "nats", direction: "out", target: "s", bytes: enc.encode("{}") });
+    await settle();
+    d.clear();
+    keeper.flush();
+    expect(d.names).not.toContain(WIRE_DRAFT);
+    log.record({ channel: "nats", direction: "out", target: "t", bytes: enc.encode("{}") });
+    await settle();
+    keeper.flush();
+    expect(d.names).toContain(WIRE_DRAFT);
+    keeper.stop();
+  });
+
   it("a cleared draft brings nothing back; an unreadable one says so", () => {
     const d = fresh();
     d.save(WIRE_DRAFT, "not a wire log");

@@ -23,6 +23,9 @@ export class Drafts {
   /** Why the last write failed (a full storage), until one succeeds. */
   problem = $state<string | null>(null);
 
+  /** Counts the clears: a save timed before the last one must not bring a cleared draft back. */
+  generation = 0;
+
   #store = new DraftStore(memoryDraftStorage(), () => 0);
   // Writes waiting for a quiet moment; nothing shows them, so they are not reactive.
   readonly #pending: Record<string, PendingWrite> = Object.create(null) as Record<string, PendingWrite>;
@@ -69,6 +72,7 @@ export class Drafts {
   /** Forgets every saved draft; what is on the page stays until it is changed again. */
   clear(): number {
     for (const name of Object.keys(this.#pending)) this.#cancel(name);
+    this.generation++;
     const n = this.#store.clear();
     this.names = [];
     this.problem = null;

@@ -21,12 +21,16 @@ export function keepWireLog(log: WireLog, drafts: Drafts, wallNow: () => number,
     }
   }
   let timer: ReturnType<typeof setTimeout> | undefined;
+  let armedIn = drafts.generation;
   const save = () => {
     timer = undefined;
+    // Cleared since the change that armed this save: the draft stays gone until the log changes again.
+    if (armedIn !== drafts.generation) return;
     // A storage too full for the budget gets half of it, once, before the problem is shown.
     if (!drafts.save(WIRE_DRAFT, wireLogTail(log, maxChars, wallNow()).text)) drafts.save(WIRE_DRAFT, wireLogTail(log, maxChars / 2, wallNow()).text);
   };
   const off = log.on("change", () => {
+    if (timer === undefined) armedIn = drafts.generation;
     timer ??= setTimeout(save, WIRE_SAVE_MS);
   });
   return {
