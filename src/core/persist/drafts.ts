@@ -18,6 +18,8 @@ export interface DraftStorage {
 export const DRAFT_FORMAT = "patchbay.draft";
 export const DRAFT_VERSION = 1;
 const PREFIX = "patchbay.draft.";
+/** Pieces of a big draft, written one at a time so no single write blocks the page for long. */
+const PART_PREFIX = "patchbay.draft-part.";
 
 export type DraftRead =
   | { readonly kind: "none" }
@@ -97,6 +99,53 @@ export class DraftStore {
     } catch {
       // Nothing was stored that could be removed.
     }
+    this.removeParts(name, 0);
+  }
+
+  /**
+   * Piece `index` of draft `name`, tagged with the write it belongs to (`tag`), as raw text: a
+   * reader can tell a piece of another write from one of its own and refuse the mix.
+   */
+  writePart(name: string, index: number, tag: string, text: string): DraftWrite {
+    try {
+      this.#storage.setItem(`${PART_PREFIX}${name}.${index}`, `${tag}\n${text}`);
+      return { ok: true, chars: text.length };
+    } catch (err) {
+      return { ok: false, reason: `the browser's storage refused ${text.length} characters: ${(err as Error).message}` };
+    }
+  }
+
+  /** Pieces 0..count-1 of `name` joined, if all are there and all belong to the write `tag`. */
+  readParts(name: string, tag: string, count: number): { ok: true; text: string } | { ok: false; reason: string } {
+    const pieces: string[] = [];
+    for (let i = 0; i < count; i++) {
+      let raw: string | null;
+      try {
+        raw = this.#storage.getItem(`${PART_PREFIX}${name}.${i}`);
+      } catch (err) {
+        return { ok: false, reason: `the browser refused to read it: ${(err as Error).message}` };
+      }
+      if (raw === null) return { ok: false, reason: `piece ${i + 1} of ${count} is missing` };
+      const cut = raw.indexOf("\n");
+      if (cut < 0 || raw.slice(0, cut) !== tag) return { ok: false, reason: `piece ${i + 1} of ${count} belongs to another save (the page went away while writing it)` };
+      pieces.push(raw.slice(cut + 1));
+    }
+    return { ok: true, text: pieces.join("") };
+  }
+
+  /** Removes the pieces of `name` from `from` on. */
+  removeParts(name: string, from: number): void {
+    const prefix = `${PART_PREFIX}${name}.`;
+    try {
+      const doomed: string[] = [];
+      for (let i = 0; i < this.#storage.length; i++) {
+        const key = this.#storage.key(i);
+        if (key?.startsWith(prefix) && Number(key.slice(prefix.length)) >= from) doomed.push(key);
+      }
+      for (const key of doomed) this.#storage.removeItem(key);
+    } catch {
+      // What could not be listed could not have been read back either.
+    }
   }
 
   /** Names of the drafts held now. */
@@ -113,10 +162,20 @@ export class DraftStore {
     return out.sort();
   }
 
-  /** Removes every draft (nothing else in the storage); returns how many there were. */
+  /** Removes every draft and its pieces (nothing else in the storage); returns how many drafts there were. */
   clear(): number {
     const names = this.names();
     for (const name of names) this.remove(name);
+    try {
+      const orphans: string[] = [];
+      for (let i = 0; i < this.#storage.length; i++) {
+        const key = this.#storage.key(i);
+        if (key?.startsWith(PART_PREFIX)) orphans.push(key);
+      }
+      for (const key of orphans) this.#storage.removeItem(key);
+    } catch {
+      // Nothing more can be removed from a storage that refuses to list.
+    }
     return names.length;
   }
 }

@@ -12,26 +12,34 @@ export interface WireTail {
   readonly left: number;
 }
 
+/** Entries are immutable once logged, so a line is built once however often the tail is taken. */
+const lines = new WeakMap<WireEntry, string>();
+function lineOf(e: WireEntry): string {
+  let line = lines.get(e);
+  if (line === undefined) lines.set(e, (line = wireEntryLine(e)));
+  return line;
+}
+
 /**
  * The newest entries that fit `maxChars` as a wire log export (the same format as Export JSONL),
  * oldest first, so a page can keep its log across a reload in a bounded browser storage.
  */
 export function wireLogTail(log: WireLog, maxChars: number, wallNow: number): WireTail {
   const entries = log.entries();
-  const lines: string[] = [];
+  const kept: string[] = [];
   // Room for the header line, whose numbers are at most a few dozen characters.
   let used = 200;
   for (let i = entries.length - 1; i >= 0; i--) {
-    const line = wireEntryLine(entries[i] as WireEntry);
+    const line = lineOf(entries[i] as WireEntry);
     if (used + line.length + 1 > maxChars) break;
     used += line.length + 1;
-    lines.push(line);
+    kept.push(line);
   }
-  lines.reverse();
-  const kept = entries.slice(entries.length - lines.length);
+  kept.reverse();
+  const keptEntries = entries.slice(entries.length - kept.length);
   // The generator is lazy: taking its first line builds the header only.
-  const header = wireJsonlLines(kept, { capacity: log.capacity, dropped: log.dropped, exportedAt: wallNow }).next().value ?? "";
-  const text = header + lines.map((l) => `${l}\n`).join("");
+  const header = wireJsonlLines(keptEntries, { capacity: log.capacity, dropped: log.dropped, exportedAt: wallNow }).next().value ?? "";
+  const text = header + kept.map((l) => `${l}\n`).join("");
   return { text, kept: kept.length, left: entries.length - kept.length };
 }
 

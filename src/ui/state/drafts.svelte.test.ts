@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { manualClock } from "../../core/env/index.ts";
 import { memoryDraftStorage } from "../../core/persist/drafts.ts";
-import { WireLog } from "../../core/wire/index.ts";
+import { WireLog, wireLogTail } from "../../core/wire/index.ts";
 import { Drafts, fieldsOf, restoreFields } from "./drafts.svelte.ts";
-import { keepWireLog, WIRE_DRAFT } from "./wire-log-draft.ts";
+import { keepWireLog, WIRE_DRAFT, WIRE_PIECE_CHARS } from "./wire-log-draft.ts";
 
 function fresh(): Drafts {
   const d = new Drafts();
@@ -113,5 +113,91 @@ describe("the Traffic log across a reload", () => {
     d.clear();
     keepWireLog(log, d, () => 0).stop();
     expect(log.size).toBe(0);
+  });
+
+  /** A storage that remembers the size of every write, to show no single one is big. */
+  function countingDrafts(): { d: Drafts; writes: number[]; storage: ReturnType<typeof memoryDraftStorage> } {
+    const storage = memoryDraftStorage();
+    const writes: number[] = [];
+    const counted = { ...storage, get length() { return storage.length; }, setItem: (k: string, v: string) => (writes.push(v.length), storage.setItem(k, v)) };
+    const d = new Drafts();
+    d.use(counted, () => 1000);
+    return { d, writes, storage: counted };
+  }
+  const bigLog = (n: number) => {
+    const log = new WireLog(manualClock(), 1000);
+    const payload = "x".repeat(60_000);
+    for (let i = 0; i < n; i++) log.record({ channel: "nats", direction: "in", target: `big.${i}`, bytes: enc.encode(JSON.stringify({ i, payload })) });
+    return log;
+  };
+
+  it("a big log is written in pieces, one per task, and comes back whole", async () => {
+    vi.useFakeTimers();
+    const { d, writes } = countingDrafts();
+    const before = bigLog(20);
+    const keeper = keepWireLog(before, d, () => 5);
+    before.record({ channel: "nats", direction: "out", target: "last", bytes: enc.encode("{}") });
+    await vi.advanceTimersByTimeAsync(0);
+    // The save's own task writes one piece; each later piece waits for a task of its own.
+    await vi.advanceTimersToNextTimerAsync();
+    expect(writes).toHaveLength(1);
+    await vi.advanceTimersToNextTimerAsync();
+    expect(writes).toHaveLength(2);
+    await vi.advanceTimersByTimeAsync(100);
+    keeper.stop();
+    expect(writes.length).toBeGreaterThan(10);
+    expect(Math.max(...writes)).toBeLessThanOrEqual(WIRE_PIECE_CHARS + 100);
+    const after = new WireLog(manualClock(), 1000);
+    keepWireLog(after, d, () => 6).stop();
+    expect(d.problem).toBeNull();
+    expect(after.entries().map((e) => e.target)).toEqual(before.entries().map((e) => e.target));
+  });
+
+  it("a reload in the middle of a write says the saved log is half written, and Clear removes its pieces", async () => {
+    vi.useFakeTimers();
+    const { d, storage } = countingDrafts();
+    const log = bigLog(20);
+    const keeper = keepWireLog(log, d, () => 5);
+    log.record({ channel: "nats", direction: "out", target: "a", bytes: enc.encode("{}") });
+    await vi.advanceTimersByTimeAsync(1_700);
+    log.record({ channel: "nats", direction: "out", target: "b", bytes: enc.encode("{}") });
+    await vi.advanceTimersByTimeAsync(0);
+    // The second save has written its first pieces when the page goes.
+    for (let i = 0; i < 3; i++) await vi.advanceTimersToNextTimerAsync();
+    keeper.stop();
+    const after = new WireLog(manualClock(), 1000);
+    keepWireLog(after, d, () => 6).stop();
+    expect(after.size).toBe(0);
+    expect(d.problem).toMatch(/could not be read back: piece \d+ of \d+ belongs to another save/);
+    expect(storage.length).toBeGreaterThan(10);
+    d.clear();
+    expect(storage.length).toBe(0);
+  });
+
+  it("flushing as the page goes writes a pending save whole, at once", async () => {
+    vi.useFakeTimers();
+    const { d, writes } = countingDrafts();
+    const log = bigLog(20);
+    const keeper = keepWireLog(log, d, () => 5);
+    log.record({ channel: "nats", direction: "out", target: "a", bytes: enc.encode("{}") });
+    await vi.advanceTimersByTimeAsync(0);
+    keeper.flush();
+    keeper.stop();
+    expect(writes.length).toBeGreaterThan(10);
+    const after = new WireLog(manualClock(), 1000);
+    keepWireLog(after, d, () => 6).stop();
+    expect(after.size).toBe(log.size);
+  });
+
+  it("a log saved whole by an earlier Patchbay still comes back", () => {
+    const d = fresh();
+    const before = new WireLog(manualClock(), 10);
+    before.record({ channel: "nats", direction: "out", target: "old", bytes: enc.encode("{}") });
+    const keeper = keepWireLog(before, d, () => 5);
+    keeper.stop();
+    d.save(WIRE_DRAFT, wireLogTail(before, 10_000, 5).text);
+    const after = new WireLog(manualClock(), 10);
+    keepWireLog(after, d, () => 6).stop();
+    expect(after.entries().map((e) => e.target)).toEqual(["old"]);
   });
 });

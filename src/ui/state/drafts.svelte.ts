@@ -63,6 +63,21 @@ export class Drafts {
     for (const [name, pending] of Object.entries(this.#pending)) if (only === undefined || name === only) this.save(name, pending.data());
   }
 
+  /** Writes one piece of a big draft (see DraftStore.writePart); a refusal is the page's problem. */
+  savePart(name: string, index: number, tag: string, text: string): boolean {
+    const result = this.#store.writePart(name, index, tag, text);
+    if (!result.ok) untrack(() => (this.problem = `Could not keep the ${name} draft: ${result.reason}`));
+    return result.ok;
+  }
+
+  readParts(name: string, tag: string, count: number): { ok: true; text: string } | { ok: false; reason: string } {
+    return this.#store.readParts(name, tag, count);
+  }
+
+  removeParts(name: string, from: number): void {
+    this.#store.removeParts(name, from);
+  }
+
   remove(name: string): void {
     this.#cancel(name);
     this.#store.remove(name);

