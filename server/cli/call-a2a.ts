@@ -18,6 +18,8 @@ export interface CallA2aArgs {
   readonly json: boolean;
   readonly headers: Readonly<Record<string, string>>;
   readonly timeoutMs: number;
+  /** Leave a task the call gave up on running on the agent. */
+  readonly keepRunning: boolean;
   readonly versionHeader?: "send" | "omit";
 }
 
@@ -39,6 +41,7 @@ export function parseCallA2aArgs(args: readonly string[]): CallA2aArgs {
   let stream = false;
   let json = false;
   let timeoutMs = 120_000;
+  let keepRunning = false;
   let versionHeader: "send" | "omit" | undefined;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
@@ -68,7 +71,8 @@ export function parseCallA2aArgs(args: readonly string[]): CallA2aArgs {
       const v = Number(value());
       if (!Number.isInteger(v) || v < 100 || v > 3_600_000) throw new CallUsageError("--timeout must be milliseconds from 100 to 3600000");
       timeoutMs = v;
-    } else if (arg === "--send-version-header") versionHeader = "send";
+    } else if (arg === "--no-cancel") keepRunning = true;
+    else if (arg === "--send-version-header") versionHeader = "send";
     else if (arg === "--no-version-header") versionHeader = "omit";
     else if (arg.startsWith("-") && arg !== "-") throw new CallUsageError(`unknown option '${arg}'`);
     else positional.push(arg);
@@ -76,7 +80,7 @@ export function parseCallA2aArgs(args: readonly string[]): CallA2aArgs {
   if (positional.length !== 2) throw new CallUsageError(`give the agent and the text: call a2a <card-or-base-url> <text> (got ${positional.length} argument${positional.length === 1 ? "" : "s"})`);
   const [card, text] = positional as [string, string];
   if (!/^https?:\/\//i.test(card)) throw new CallUsageError(`${JSON.stringify(card)} is not an http(s) URL of an agent or its card`);
-  return { card, text, ...(dialect ? { dialect } : {}), ...(binding ? { binding } : {}), stream, json, headers, timeoutMs, ...(versionHeader ? { versionHeader } : {}) };
+  return { card, text, ...(dialect ? { dialect } : {}), ...(binding ? { binding } : {}), stream, json, headers, timeoutMs, keepRunning, ...(versionHeader ? { versionHeader } : {}) };
 }
 
 const partsText = (parts: readonly unknown[]): string =>
@@ -112,7 +116,8 @@ export async function runCallA2a(args: CallA2aArgs, deps: CallDeps): Promise<num
       stream: args.stream,
       headers: args.headers,
       ...(args.versionHeader ? { versionHeader: args.versionHeader } : {}),
-      limits: { headersMs: args.timeoutMs, idleMs: args.timeoutMs },
+      deadlineMs: args.timeoutMs,
+      cancelOnGiveUp: !args.keepRunning,
       ...(deps.signal ? { signal: deps.signal } : {}),
       newId: randomUUID,
       onTarget: (card, target) => deps.stderr(`agent ${String(card.card.name ?? "?")}: card ${card.url}, A2A ${target.dialect} over ${target.binding} at ${target.url} (${card.dialect.evidence.join("; ")})\n`),

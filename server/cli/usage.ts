@@ -130,7 +130,9 @@ Options:
   --bearer <token>         Send Authorization: Bearer <token>
   --no-version-header      Leave A2A-Version out (the agent must then assume 0.3)
   --send-version-header    Send A2A-Version to an older dialect too
-  --timeout <ms>           Time limit for the answer's headers and between events (default 120000)
+  --timeout <ms>           Give up after this long, card included (default 120000); a task
+                           still running then (or on Ctrl-C) is canceled on the agent
+  --no-cancel              Leave a task the call gave up on running on the agent
   -h, --help               Show this help
 
 MCP and NATS calls (call mcp, call nats) are coming in a later release.

@@ -96,7 +96,7 @@ describe("patchbay call a2a", () => {
     expect(nowhere.err).toMatch(/no Agent Card: .*HTTP 404/);
     const slow = await call(sdk.baseUrl, "slow 3000", "--a2a-version", "1.0", "--timeout", "400");
     expect(slow.code).toBe(1);
-    expect(slow.err).toMatch(/no response within 400 ms/);
+    expect(slow.err).toMatch(/the time limit of 400 ms was reached before the agent named a task, so there is none to cancel/);
   });
 
   it("reaches OpenFang's card, which fits v0.1 and v0.2 alike, and names why its card URL takes no message", async () => {
@@ -120,5 +120,30 @@ describe("patchbay call a2a", () => {
     const r = await call(...args);
     expect(r.code).toBe(2);
     expect(r.err).toMatch(message);
+  });
+
+  it.each([
+    ["1.0", "jsonrpc", () => sdk],
+    ["1.0", "rest", () => sdk],
+    ["0.3", "jsonrpc", () => sdk],
+    ["0.3", "rest", () => sdk],
+    ["0.2", "jsonrpc", () => v02],
+    ["0.1", "jsonrpc", () => v01],
+  ] as const)("A2A %s over %s: a streamed task still working at the time limit is canceled on the agent", async (version, binding, peer) => {
+    const gaveUp = await call(peer().baseUrl, "slow 20000", "--a2a-version", version, "--binding", binding, "--stream", "--timeout", "1500");
+    expect(gaveUp.code).toBe(1);
+    expect(gaveUp.out).toMatch(/status (working|TASK_STATE_WORKING)/);
+    expect(gaveUp.err).toMatch(/the time limit of 1500 ms was reached while the task was working; task \S+ was canceled on the agent \(now canceled\)/);
+  });
+
+  it("--no-cancel leaves the task running; an interrupt (Ctrl-C) cancels it", async () => {
+    const kept = await call(sdk.baseUrl, "slow 5000", "--stream", "--timeout", "800", "--no-cancel");
+    expect(kept.code).toBe(1);
+    expect(kept.err).toMatch(/time limit of 800 ms was reached while the task was working; task \S+ may still be running/);
+    const cli = runCli(["call", "a2a", sdk.baseUrl, "slow 20000", "--stream"]);
+    for (let i = 0; i < 100 && !cli.stdout.join("").includes("working"); i++) await new Promise((r) => setTimeout(r, 50));
+    cli.stop();
+    expect(await cli.done).toBe(1);
+    expect(cli.stderr.join("")).toMatch(/interrupted while the task was working; task \S+ was canceled on the agent \(now canceled\)/);
   });
 });

@@ -21,7 +21,14 @@ export interface OneShotInput {
   readonly headers?: Readonly<Record<string, string>>;
   readonly versionHeader?: HeaderOptions["versionHeader"];
   readonly limits?: ExchangeLimits;
+  /** The whole call's time limit, card included: past it the call gives up. */
+  readonly deadlineMs?: number;
   readonly signal?: AbortSignal;
+  /**
+   * A task left running when the call gives up (time limit, interrupted, a silent stream) is
+   * canceled on the agent, so it does not go on unseen; the outcome says how that went.
+   */
+  readonly cancelOnGiveUp?: boolean;
   readonly onFrame?: (frame: AnswerFrame) => void;
   /** The card was read and an interface chosen, before the message goes out. */
   readonly onTarget?: (card: FetchedCard, target: RequestTarget) => void;
@@ -41,6 +48,10 @@ export interface OneShotResult {
   readonly exchange?: ExchangeResult;
   readonly outcome: OneShotOutcome;
 }
+
+/** How long the cancel of a task the call gave up on may take. */
+export const GIVE_UP_CANCEL_MS = 5_000;
+const GAVE_UP: ReadonlySet<string> = new Set(["aborted", "headers-timeout", "idle-timeout"]);
 
 const describe = (i: CardInterface): string => `${i.bindingName} ${i.version} at ${i.url}`;
 
@@ -71,17 +82,56 @@ function taskOutcome(task: TaskRecord | undefined, result: ExchangeResult): OneS
   return { ok: false, reason: `the task is ${state ?? "in no known state"}; follow it with tasks/get or resubscribe`, task };
 }
 
+async function gaveUp(ports: ExchangePorts, target: RequestTarget, result: ExchangeResult, input: OneShotInput, pastDeadline: (() => boolean) | undefined): Promise<OneShotOutcome> {
+  const failure = result.failure!;
+  const why = failure.kind === "aborted" && pastDeadline?.() ? `the time limit of ${input.deadlineMs} ms was reached` : failure.kind === "aborted" ? "interrupted" : failure.message;
+  const task = result.fold.tasks()[0];
+  if (!task) return { ok: false, reason: `${why}${input.cancelOnGiveUp ? " before the agent named a task, so there is none to cancel" : ""}` };
+  if (task.state && isTerminal(task.state)) return { ok: false, reason: `${why} after the task ended ${task.state}`, task };
+  const canceled = input.cancelOnGiveUp ? await cancelGivenUp(ports, target, task.taskId, input) : `; task ${task.taskId} may still be running`;
+  return { ok: false, reason: `${why} while the task was ${task.state ?? "in no known state"}${canceled}`, task };
+}
+
 const lastText = (task: TaskRecord): string => {
   const text = task.steps[task.steps.length - 1]?.text;
   return text ? `: ${text}` : "";
 };
 
+/** Cancels `taskId` on the agent; says what came of it, in words for the end of a reason. */
+async function cancelGivenUp(ports: ExchangePorts, target: RequestTarget, taskId: string, input: OneShotInput): Promise<string> {
+  const spec = buildRequest(target, "cancel", { taskId }, { ...(input.headers ? { headers: input.headers } : {}), ...(input.versionHeader ? { versionHeader: input.versionHeader } : {}) }, input.newId());
+  const limits = { headersMs: GIVE_UP_CANCEL_MS, idleMs: GIVE_UP_CANCEL_MS };
+  const result = await exchange(ports, spec, { dialect: target.dialect, binding: target.binding, limits, ...(input.onFrame ? { onFrame: input.onFrame } : {}) });
+  const error = result.frames.flatMap((f) => (f.event?.kind === "error" ? [f.event.error] : []))[0] ?? result.failure?.error;
+  if (error) return `; canceling task ${taskId} was refused: ${error.name} (${error.code})${error.message ? `: ${error.message}` : ""}`;
+  if (result.failure) return `; canceling task ${taskId} failed: ${result.failure.message}`;
+  const state = result.fold.tasks().find((t) => t.taskId === taskId)?.state ?? result.fold.tasks()[0]?.state;
+  return `; task ${taskId} was canceled on the agent (now ${state ?? "in no state it named"})`;
+}
+
 export async function sendOneMessage(ports: ExchangePorts, input: OneShotInput): Promise<OneShotResult> {
+  if (input.deadlineMs === undefined) return sendWithin(ports, input, undefined);
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(), input.deadlineMs);
+  const onAbort = () => deadline.abort();
+  input.signal?.addEventListener("abort", onAbort, { once: true });
+  if (input.signal?.aborted) deadline.abort();
+  try {
+    return await sendWithin(ports, { ...input, signal: deadline.signal }, () => !input.signal?.aborted);
+  } finally {
+    clearTimeout(timer);
+    input.signal?.removeEventListener("abort", onAbort);
+  }
+}
+
+/** `pastDeadline` tells an abort of the deadline from the caller's own. */
+async function sendWithin(ports: ExchangePorts, input: OneShotInput, pastDeadline: (() => boolean) | undefined): Promise<OneShotResult> {
   // Asking for v1.0 asks for its card too; otherwise the agent's default (0.3, when it has several).
   const version = input.dialect === "1.0" && input.versionHeader !== "omit" ? "1.0" : undefined;
   const fetched = await fetchAgentCard(ports, input.card, { ...(version ? { version } : {}), ...(input.headers ? { headers: input.headers } : {}), ...(input.limits ? { limits: input.limits } : {}), ...(input.signal ? { signal: input.signal } : {}) });
   const card = fetched.found;
   if (!card) {
+    if (input.signal?.aborted && pastDeadline?.()) return { attempts: fetched.attempts, outcome: { ok: false, reason: `the time limit of ${input.deadlineMs} ms was reached while reading the Agent Card` } };
     const last = fetched.attempts[fetched.attempts.length - 1];
     return { attempts: fetched.attempts, outcome: { ok: false, reason: `no Agent Card: ${fetched.attempts.map((a) => `${a.url} → ${a.problem ?? a.status}`).join("; ") || last?.problem || "nothing tried"}` } };
   }
@@ -98,6 +148,7 @@ export async function sendOneMessage(ports: ExchangePorts, input: OneShotInput):
   );
   const result = await exchange(ports, spec, { dialect: target.dialect, binding: target.binding, ...(input.limits ? { limits: input.limits } : {}), ...(input.signal ? { signal: input.signal } : {}), ...(input.onFrame ? { onFrame: input.onFrame } : {}) });
   const base = { attempts: fetched.attempts, card, target, exchange: result };
+  if (result.failure && GAVE_UP.has(result.failure.kind)) return { ...base, outcome: await gaveUp(ports, target, result, input, pastDeadline) };
   const events = result.frames.flatMap((f) => (f.event ? [f.event] : []));
   const error = events.find((e) => e.kind === "error");
   if (error && error.kind === "error") return { ...base, outcome: { ok: false, reason: `${error.error.name} (${error.error.code})${error.error.message ? `: ${error.error.message}` : ""}${error.error.reason ? ` [${error.error.reason}]` : ""}` } };
