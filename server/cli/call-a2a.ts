@@ -5,7 +5,7 @@
  * message, 1 with the reason otherwise, 2 on a usage error.
  */
 import { randomUUID } from "node:crypto";
-import { DIALECTS, sendOneMessage, type AnswerFrame, type Binding, type Dialect, type TaskRecord } from "../../src/core/a2a/index.ts";
+import { DIALECTS, partsText, sendOneMessage, type AnswerFrame, type Binding, type Dialect, type TaskRecord } from "../../src/core/a2a/index.ts";
 
 export class CallUsageError extends Error {}
 
@@ -82,9 +82,6 @@ export function parseCallA2aArgs(args: readonly string[]): CallA2aArgs {
   if (!/^https?:\/\//i.test(card)) throw new CallUsageError(`${JSON.stringify(card)} is not an http(s) URL of an agent or its card`);
   return { card, text, ...(dialect ? { dialect } : {}), ...(binding ? { binding } : {}), stream, json, headers, timeoutMs, keepRunning, ...(versionHeader ? { versionHeader } : {}) };
 }
-
-const partsText = (parts: readonly unknown[]): string =>
-  parts.map((p) => (typeof p === "object" && p !== null && typeof (p as { text?: unknown }).text === "string" ? (p as { text: string }).text : JSON.stringify(p))).join("");
 
 function taskLines(task: TaskRecord): string {
   const lines = [`task ${task.taskId}${task.contextId ? ` (context ${task.contextId})` : ""}: ${task.state ?? "no state"}`];

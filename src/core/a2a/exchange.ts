@@ -4,7 +4,7 @@
  * into events and folded into tasks. Failures are named: network, time limit, HTTP error,
  * HTML or other non-JSON, garbage in a stream, a stream that stops before its end.
  */
-import { SseSplitter } from "../mcp/direct-sse.ts";
+import { SseSplitter } from "../framing/sse-splitter.ts";
 import type { WireFrameInput } from "../wire/index.ts";
 import type { Binding, Dialect } from "./dialect.ts";
 import { nameRestError, type NamedError } from "./errors.ts";

@@ -23,7 +23,7 @@ export { messageText, readAnswer, readResult } from "./events.ts";
 export type { A2aEvent, ArtifactChunk } from "./events.ts";
 export { DEFAULT_EXCHANGE_LIMITS, exchange, redactHeaders } from "./exchange.ts";
 export type { AnswerFrame, ExchangeFailure, ExchangeLimits, ExchangeOptions, ExchangePorts, ExchangeResult, FailureKind, FetchLike } from "./exchange.ts";
-export { partText, wireMessage } from "./message-parts.ts";
+export { partText, partsText, wireMessage } from "./message-parts.ts";
 export type { MessageDraft, PartDraft } from "./message-parts.ts";
 export { buildRequest, operationParams, UnsupportedOperationError } from "./requests.ts";
 export type { HeaderOptions, HttpRequestSpec, OperationInput, RequestTarget } from "./requests.ts";

@@ -79,3 +79,8 @@ export function partText(part: unknown): string | undefined {
   if (typeof p.text === "string" && (p.kind === undefined || p.kind === "text") && (p.type === undefined || p.type === "text")) return p.text;
   return undefined;
 }
+
+/** Parts as one line of text for a terminal: text parts as they are, any other part as its JSON, so nothing is hidden. */
+export function partsText(parts: readonly unknown[]): string {
+  return parts.map((p) => partText(p) ?? JSON.stringify(p)).join("");
+}

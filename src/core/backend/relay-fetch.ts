@@ -5,6 +5,7 @@
  * with the step's message, one after it breaks the body with that message.
  */
 import { isJsonObject } from "../json/index.ts";
+import { LineSplitter } from "../framing/line-splitter.ts";
 import { decodeBase64 } from "../wire/index.ts";
 import type { BackendClient } from "./backend-client.ts";
 
@@ -46,21 +47,20 @@ export function relayFetch(backend: BackendClient, fetch: typeof globalThis.fetc
 /** Turns the relay's NDJSON stream into the upstream Response. */
 async function readRelayed(body: ReadableStream<Uint8Array>): Promise<Response> {
   const lines = body.pipeThrough(new TextDecoderStream() as ReadableWritablePair<string, Uint8Array>).getReader();
-  let buffer = "";
+  const splitter = new LineSplitter();
+  const ready: string[] = [];
+  let ended = false;
   const next = async (): Promise<Record<string, unknown> | undefined> => {
-    for (;;) {
-      const nl = buffer.indexOf("\n");
-      if (nl >= 0) {
-        const line = buffer.slice(0, nl);
-        buffer = buffer.slice(nl + 1);
-        if (line.trim() === "") continue;
-        const parsed: unknown = JSON.parse(line);
-        return isJsonObject(parsed) ? parsed : undefined;
-      }
+    while (ready.length === 0) {
+      if (ended) return undefined;
       const { value, done } = await lines.read();
-      if (done) return undefined;
-      buffer += value;
+      if (done) {
+        ended = true;
+        ready.push(...splitter.finish());
+      } else ready.push(...splitter.push(value));
     }
+    const parsed: unknown = JSON.parse(ready.shift()!);
+    return isJsonObject(parsed) ? parsed : undefined;
   };
   const head = await next();
   if (!head) throw new Error("the backend relay ended before the agent answered");

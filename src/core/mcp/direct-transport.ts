@@ -6,7 +6,7 @@ import type { Clock, IdSource } from "../env/environment.ts";
 import { httpFrameHeaders, type HeaderSource } from "../wire/http-headers.ts";
 import type { WireLog } from "../wire/wire-log.ts";
 import { DirectRefusedError, headerObject, mediaType, nameRefusal } from "./direct-refusal.ts";
-import { SseSplitter } from "./direct-sse.ts";
+import { SseSplitter } from "../framing/sse-splitter.ts";
 import { FrameRecorder, type FrameExtra } from "./frame-recorder.ts";
 import { preview, type RelayConsoleEvent } from "./relay-api.ts";
 import { bodyPreview, RelayError } from "./relay-error.ts";

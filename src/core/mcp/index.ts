@@ -19,7 +19,7 @@ export { parseRelayEvent, sessionTarget } from "./relay-api.ts";
 export type { CreateSessionBody, JsonRpcId, RelayConsoleEvent, RelayEvent, RelayLimitsBody, RelayStep } from "./relay-api.ts";
 export { RELAY_FAILURE_CODE, RelayError, relayFailureOf } from "./relay-error.ts";
 export type { RelayFailureDetail, RelayFailureStep } from "./relay-error.ts";
-export { LineSplitter, MAX_LINE_CHARS } from "./ndjson-lines.ts";
+export { LineSplitter, MAX_LINE_CHARS } from "../framing/line-splitter.ts";
 export { DirectTransport } from "./direct-transport.ts";
 export type { DirectSession, DirectTransportOptions } from "./direct-transport.ts";
 export { DirectRefusedError } from "./direct-refusal.ts";

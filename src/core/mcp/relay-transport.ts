@@ -4,7 +4,7 @@ import type { Clock, IdSource } from "../env/environment.ts";
 import { httpFrameHeaders } from "../wire/http-headers.ts";
 import type { WireLog } from "../wire/wire-log.ts";
 import { FrameRecorder } from "./frame-recorder.ts";
-import { LineSplitter } from "./ndjson-lines.ts";
+import { LineSplitter } from "../framing/line-splitter.ts";
 import { type CreateSessionBody, parseRelayEvent, preview, type RelayConsoleEvent, sessionTarget } from "./relay-api.ts";
 import { bodyPreview, RELAY_FAILURE_CODE, type RelayFailureDetail, RelayError, relayErrorMessage, relayErrorOf } from "./relay-error.ts";
 

@@ -1,6 +1,6 @@
 /**
  * An incremental text/event-stream reader: text goes in as it arrives, in chunks of any size,
- * and whole events come out. The direct transport uses it to log each event's data verbatim.
+ * and whole events come out. The direct MCP transport and the A2A exchange use it to log each event's data verbatim.
  */
 export interface SseEvent {
   /** The event name; empty when the server gave none (a "message"). */

@@ -1,4 +1,4 @@
-/** A line longer than this (no newline yet) is refused: the relay never sends one, so it is a broken stream. */
+/** A line longer than this (no newline yet) is refused: the backend relays never send one, so it is a broken stream. */
 export const MAX_LINE_CHARS = 32 * 1024 * 1024;
 
 /**
