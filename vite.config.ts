@@ -19,6 +19,7 @@ export default defineConfig({
   worker: { format: "es" },
   server: {
     host: "127.0.0.1",
-    proxy: { "/api": { target: backend, changeOrigin: false } },
+    // The hooks are where agents post push notifications: they must reach the backend in dev too.
+    proxy: { "/api": { target: backend, changeOrigin: false }, "/hooks": { target: backend, changeOrigin: false } },
   },
 });

@@ -35,6 +35,8 @@ export const DEFAULT_EXCHANGE_LIMITS: ExchangeLimits = { headersMs: 30_000, idle
 export interface AnswerFrame {
   /** Milliseconds since the request was sent. */
   readonly at: number;
+  /** The HTTP status of the response it came in. */
+  readonly status: number;
   readonly text: string;
   /** The SSE event name, for stream frames. */
   readonly sseEvent?: string;
@@ -138,9 +140,9 @@ export async function exchange(ports: ExchangePorts, spec: HttpRequestSpec, opti
       const value: unknown = JSON.parse(text);
       const event = readAnswer(value, options.dialect, options.binding);
       fold.add(event, at);
-      frame = { at, text, ...(sseEvent !== undefined ? { sseEvent } : {}), event };
+      frame = { at, status: res.status, text, ...(sseEvent !== undefined ? { sseEvent } : {}), event };
     } catch (err) {
-      frame = { at, text, ...(sseEvent !== undefined ? { sseEvent } : {}), event: undefined, problem: `not JSON: ${(err as Error).message}` };
+      frame = { at, status: res.status, text, ...(sseEvent !== undefined ? { sseEvent } : {}), event: undefined, problem: `not JSON: ${(err as Error).message}` };
     }
     frames.push(frame);
     options.onFrame?.(frame);

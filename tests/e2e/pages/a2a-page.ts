@@ -84,4 +84,65 @@ export class A2aPage {
   timeline(): Locator {
     return this.page.getByRole("list", { name: "Timeline events" });
   }
+
+  /** How the stream in Compose ended, in the dialect's words. */
+  get streamEnd(): Locator {
+    return this.page.getByTestId("a2a-stream-end");
+  }
+
+  /** The HTTP status of the exchange in Compose. */
+  get status(): Locator {
+    return this.page.getByTestId("a2a-status");
+  }
+
+  /** Why the exchange in Compose failed, when it did. */
+  get failure(): Locator {
+    return this.page.getByTestId("a2a-failure");
+  }
+
+  /** Picks "Another interface, typed by hand" and fills it in. */
+  async typedInterface(url: string, version: string, binding: "JSON-RPC" | "HTTP+JSON"): Promise<void> {
+    await this.page.getByRole("radio", { name: "Another interface, typed by hand" }).check();
+    await this.page.getByLabel("Interface URL").fill(url);
+    // The labels wrap their selects, so the option texts are part of the names.
+    await this.page.getByRole("combobox", { name: /^Version/ }).selectOption({ label: version });
+    await this.page.getByRole("combobox", { name: /^Binding/ }).selectOption({ label: binding });
+  }
+
+  /** The verdict shown next to each answer frame, in order. */
+  frameVerdicts(): Locator {
+    return this.exchange.getByTestId("a2a-frame-verdict");
+  }
+
+  /** The verdict of the request body sent. */
+  requestVerdict(): Locator {
+    return this.exchange.getByTestId("a2a-request-verdict");
+  }
+
+  /** "N frames checked against A2A …". */
+  frameSummary(): Locator {
+    return this.exchange.getByTestId("a2a-frame-summary");
+  }
+
+  /** Turns the template into a raw request and replaces its body. */
+  async rawBody(body: string): Promise<void> {
+    await this.page.getByRole("button", { name: "Edit as a raw request" }).click();
+    await this.page.getByLabel("Raw body").fill(body);
+  }
+
+  /** The push notifications on the timeline, in order. */
+  pushLines(): Locator {
+    return this.timeline().getByTestId("a2a-timeline-push");
+  }
+
+  /** The receiver shown in `within` (a task card, or Compose). */
+  pushReceiver(within: Locator = this.task()): Locator {
+    return within.getByTestId("a2a-push-receiver");
+  }
+
+  /** The task's id, from its card's name ("Task <id>"). */
+  async taskId(): Promise<string> {
+    const name = (await this.task().getAttribute("aria-label")) ?? "";
+    return name.replace(/^Task /, "");
+  }
 }

@@ -8,6 +8,7 @@ import {
   type A2aEvent,
   type AnswerFrame,
   type ExchangeFailure,
+  type ExchangeResult,
   type HeaderOptions,
   type HttpRequestSpec,
   type Operation,
@@ -16,6 +17,7 @@ import {
   type TaskRecord,
 } from "../../../core/a2a/index.ts";
 import { endWords, failureWords, frameWords, type Tone } from "./frame-words.ts";
+import type { Validate } from "./frame-checks.svelte.ts";
 import { LiveExchange, type Outbound } from "./live-exchange.svelte.ts";
 import { requestFormHeaders } from "./request-headers.ts";
 
@@ -35,6 +37,8 @@ export interface TimelineEntry {
   readonly raw?: string;
   readonly sseEvent?: string;
   readonly taskId?: string;
+  /** Set on a push notification: which receiver got it, and the headers it came with. */
+  readonly push?: { readonly receiverId: string; readonly seq: number; readonly headers: Readonly<Record<string, string>> };
 }
 
 /** One task of a thread: its fold over every exchange that spoke of it. */
@@ -98,6 +102,8 @@ export interface ConversationDeps {
   readonly now: () => number;
   readonly wallNow: () => number;
   readonly newId: () => string;
+  /** The validation engine, to judge every frame. */
+  readonly validate?: Validate;
 }
 
 /** Where an exchange's answers belong before any of them names a task or context. */
@@ -156,7 +162,7 @@ export class ConversationsState {
 
   /** Sends `spec` and follows it live; the returned exchange fills as frames arrive. */
   run(spec: HttpRequestSpec, label: string, out: Outbound, hint: Hint = {}, key = ""): { live: LiveExchange; done: Promise<void> } {
-    const live = new LiveExchange(spec, label, out, key);
+    const live = new LiveExchange(spec, label, out, key, this.#deps.validate);
     let thread = this.#hinted(hint);
     if (thread) this.selected = thread.key;
     const pending: TimelineEntry[] = [];
@@ -177,7 +183,7 @@ export class ConversationsState {
     add({ direction: "out", wall: wallStart, at: 0, text: `${label}: ${spec.method} ${spec.url}`, tone: "muted", ...(spec.body !== undefined ? { raw: spec.body } : {}) });
 
     const onFrame = (frame: AnswerFrame) => {
-      live.frames = [...live.frames, frame];
+      live.add(frame);
       const ids = idsOf(frame.event);
       if (!thread && (ids.taskId || ids.contextId)) {
         const known = ids.taskId ? this.#findTask(ids.taskId)?.thread : undefined;
@@ -223,9 +229,16 @@ export class ConversationsState {
     task.record = task.fold.tasks().find((r) => r.taskId === id) ?? task.record;
   }
 
-  /** get, list, cancel or resubscribe on a task of a thread, with the form's credentials. */
-  act(thread: Thread, task: TaskView, operation: Operation): Promise<void> {
-    return this.#send(thread, task, operation, { taskId: task.taskId, ...(operation === "list" && thread.contextId ? { contextId: thread.contextId } : {}) });
+  /** get, list, cancel or resubscribe (or set a push config, with `extra`) on a task of a thread, with the form's credentials. */
+  act(thread: Thread, task: TaskView, operation: Operation, extra: OperationInput = {}): Promise<ExchangeResult | null> {
+    return this.#send(thread, task, operation, { ...extra, taskId: task.taskId, ...(operation === "list" && thread.contextId ? { contextId: thread.contextId } : {}) });
+  }
+
+  /** A line from outside any exchange (a push notification), on the thread of `taskId`; a thread of its own when none holds it. */
+  note(taskId: string, where: Hint & { readonly target?: RequestTarget }, entry: Omit<TimelineEntry, "seq">): Thread {
+    const thread = this.#findTask(taskId)?.thread ?? this.#hinted(where) ?? this.#thread(where.contextId ?? `task ${taskId}`, where.contextId, where.target);
+    thread.timeline = [...thread.timeline, { ...entry, seq: ++this.#seq }];
+    return thread;
   }
 
   /** The next message in the same task (an input-required or auth-required one, say). */
@@ -248,28 +261,30 @@ export class ConversationsState {
     return thread.target !== undefined && operationsOf(thread.target.dialect, thread.target.binding).includes(operation);
   }
 
-  async #send(thread: Thread, task: TaskView, operation: Operation, input: OperationInput): Promise<void> {
+  async #send(thread: Thread, task: TaskView, operation: Operation, input: OperationInput): Promise<ExchangeResult | null> {
     task.actionError = null;
     const target = thread.target;
     if (!target) {
       task.actionError = "this thread came from a raw request with no known interface: send from Compose instead";
-      return;
+      return null;
     }
     const outbound = this.#deps.outbound(target);
     if (typeof outbound === "string") {
       task.actionError = outbound;
-      return;
+      return null;
     }
     let spec: HttpRequestSpec;
     try {
       spec = buildRequest(target, operation, input, { versionHeader: this.#deps.versionHeader(), headers: requestFormHeaders(outbound.headers) }, this.#deps.newId());
     } catch (err) {
       task.actionError = (err as Error).message;
-      return;
+      return null;
     }
     task.busy = operation;
     try {
-      await this.run(spec, operation, outbound.out, { taskId: task.taskId, ...(thread.contextId ? { contextId: thread.contextId } : {}) }).done;
+      const run = this.run(spec, operation, outbound.out, { taskId: task.taskId, ...(thread.contextId ? { contextId: thread.contextId } : {}) });
+      await run.done;
+      return run.live.result;
     } finally {
       task.busy = null;
     }

@@ -75,7 +75,8 @@ export function endWords(end: StreamEnd | undefined, dialect: Dialect | undefine
     case "open":
       return dialect === "1.0" ? "the stream closed before a terminal or interrupted state" : "the stream closed before final: true";
     default:
-      return "answered";
+      // No stream end at all: the answer to a stream request was not an event stream.
+      return "the agent answered with one JSON body, not an event stream";
   }
 }
 
