@@ -1,18 +1,39 @@
 #!/usr/bin/env node
 // `npm test`: installs what the suite needs, then type-check, lint, unit, integration (real
-// nats-server), build + bundle budget, the validation benchmark, and end-to-end (Playwright with
-// Debian's Chromium).
+// nats-server), build + bundle budget, the A2A TCK against the served agent (Debian's python),
+// the benchmarks, and end-to-end (Playwright with Debian's Chromium).
 // Every stage runs; the run fails if any stage failed. Ends with one "N passed, N failed" line.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
+import { TCK_HOME } from "./a2a-tck.mjs";
 import { ROOT, checkNode, ensureDependencies, recordBuild, say } from "./bootstrap-lib.mjs";
 
 const REPORTS = join(ROOT, ".reports");
+// The A2A TCK runs on Debian's python3; its packages, by the module each provides.
+const TCK_PYTHON = {
+  "python3-pytest": "pytest",
+  "python3-pytest-asyncio": "pytest_asyncio",
+  "python3-httpx": "httpx",
+  "python3-requests": "requests",
+  "python3-dotenv": "dotenv",
+  "python3-openssl": "OpenSSL",
+  "python3-aiohttp": "aiohttp",
+  "python3-responses": "responses",
+  "python3-yaml": "yaml",
+  "python3-jsonschema": "jsonschema",
+  "python3-deepdiff": "deepdiff",
+};
 const SYSTEM_PACKAGES = [
   { pkg: "nats-server", present: () => findBinary("nats-server") },
   { pkg: "chromium", present: () => existsSync(process.env.PATCHBAY_CHROMIUM ?? "/usr/bin/chromium") },
+  // Only where the TCK is: without it scripts/a2a-tck.mjs says so and runs nothing.
+  ...(existsSync(join(TCK_HOME, "run.sh")) ? Object.entries(TCK_PYTHON).map(([pkg, module]) => ({ pkg, present: () => pythonHas(module) })) : []),
 ];
+
+function pythonHas(module) {
+  return spawnSync("/usr/bin/python3", ["-c", `import ${module}`], { stdio: "ignore" }).status === 0;
+}
 
 function findBinary(name) {
   const dirs = [...(process.env.PATH ?? "").split(":"), "/usr/sbin", "/usr/local/sbin", "/usr/bin"];
@@ -63,6 +84,19 @@ function vitestCounts(file) {
   };
 }
 
+/** Mandatory tests are the tally (they fail the run); mandatory + optional are the note. */
+function tckCounts(file) {
+  return () => {
+    const r = readJson(file);
+    if (!r) return { passed: 0, failed: 1, skipped: 0, unit: "tests" };
+    if (r.absent) return { passed: 0, failed: 0, skipped: 1, unit: "tests", note: `NOT RUN: no TCK at ${r.runner}` };
+    if (!r.ran) return { passed: 0, failed: 1, skipped: 0, unit: "tests", note: "the TCK could not run" };
+    const m = r.mandatory;
+    const all = r.all ? `; mandatory + optional: ${r.all.passed} passed, ${r.all.failures + r.all.errors} failed, ${r.all.skipped} skipped` : "";
+    return { passed: m.passed, failed: m.failures + m.errors, skipped: m.skipped, unit: "tests", note: `mandatory${all}` };
+  };
+}
+
 function playwrightCounts(file) {
   return () => {
     const r = readJson(file);
@@ -97,6 +131,7 @@ stage("integration tests (real nats-server)", "npx", vitest("integration"), vite
 stage("build", "npm", ["run", "--silent", "build"]);
 if (results.at(-1)?.ok) recordBuild();
 stage("bundle budget", "node", ["scripts/budget.mjs"]);
+stage("A2A TCK (v0.3 JSON-RPC, served agent)", "node", ["scripts/a2a-tck.mjs"], tckCounts(join(REPORTS, "a2a-tck.json")));
 // Prints throughput and the ratio to the JSON.parse + ajv floor (goal 2x); fails only if the run
 // breaks or the floor and the pipeline disagree. `--gate` fails over the goal: not on until it is met.
 stage("benchmark: bulk validation", "node", ["bench/run.mjs", "validate", "--rounds", "5"]);
@@ -110,7 +145,7 @@ stage("end-to-end (Playwright, Chromium)", "npx", ["playwright", "test", "-c", "
 process.stdout.write("\n━━ summary ━━\n");
 for (const r of results) {
   const figures = r.unit === "tests" ? `${r.passed} passed, ${r.failed} failed${r.skipped ? `, ${r.skipped} SKIPPED` : ""}` : r.ok ? "ok" : "FAILED";
-  process.stdout.write(`${r.ok ? "✔" : "✘"} ${r.name.padEnd(40)} ${figures}\n`);
+  process.stdout.write(`${r.ok ? "✔" : "✘"} ${r.name.padEnd(40)} ${figures}${r.note ? ` (${r.note})` : ""}\n`);
 }
 const total = results.reduce((a, r) => ({ passed: a.passed + r.passed, failed: a.failed + r.failed, skipped: a.skipped + r.skipped }), { passed: 0, failed: 0, skipped: 0 });
 if (total.skipped > 0) process.stdout.write(`WARNING: ${total.skipped} tests were skipped; see above for why.\n`);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { DEFAULT_A2A_PORT } from "../serving/a2a-routes.ts";
 import { DEFAULT_SERVE_PORT } from "../serving/start-options.ts";
 import { parseServeArgs, ServeUsageError } from "./serve.ts";
 
@@ -17,9 +18,32 @@ describe("parseServeArgs", () => {
     expect(parseServeArgs(["kit.json", "--stdio", "--fixtures"])).toMatchObject({ toolkitPath: "kit.json", fixtures: true });
   });
 
+  it("reads --a2a with its own port, confirm modes, default skill and --tck", () => {
+    expect(parseServeArgs(["--a2a"])).toEqual({ mode: "a2a", port: DEFAULT_A2A_PORT });
+    expect(parseServeArgs(["--confirm", "ask", "--a2a", "--port", "0", "kit.yaml", "--concurrency", "8", "--timeout", "900", "--default-skill", "say", "--tck"])).toEqual({
+      mode: "a2a",
+      port: 0,
+      toolkitPath: "kit.yaml",
+      a2aConfirm: "ask",
+      concurrency: 8,
+      timeoutMs: 900,
+      defaultSkill: "say",
+      tck: true,
+    });
+    expect(parseServeArgs(["--a2a", "--confirm", "omit"])).toMatchObject({ a2aConfirm: "omit" });
+  });
+
   it.each<[string[], string]>([
-    [[], "choose --stdio (for Claude Desktop and other clients that start Patchbay) or --http (for the MCP Inspector's URL form)"],
-    [["--stdio", "--http"], "choose one of --stdio and --http"],
+    [[], "choose --stdio (for Claude Desktop and other clients that start Patchbay), --http (for the MCP Inspector's URL form) or --a2a (an A2A agent over HTTP)"],
+    [["--stdio", "--http"], "choose one of --stdio, --http and --a2a"],
+    [["--a2a", "--http"], "choose one of --stdio, --http and --a2a"],
+    [["--a2a", "--confirm", "always"], "--confirm with --a2a must be one of omit, ask"],
+    [["--a2a", "--confirm"], "--confirm with --a2a must be one of omit, ask"],
+    [["--http", "--confirm", "ask"], "--confirm must be one of auto, always, never"],
+    [["--a2a", "--fixtures"], "--fixtures and --no-fixtures are for MCP; the A2A agent serves the toolkit's tools only"],
+    [["--http", "--tck"], "--tck is for --a2a: it makes the A2A agent behave as the A2A TCK expects"],
+    [["--stdio", "--default-skill", "echo"], "--default-skill is for --a2a: it names the tool a text-only A2A message runs"],
+    [["--a2a", "--default-skill"], "--default-skill needs the name of a tool"],
     [["--stdio", "--port"], "--port needs a value"],
     [["--http", "--port", "99999"], '--port must be a whole number from 0 to 65535, got "99999"'],
     [["--stdio", "--concurrency", "0"], '--concurrency must be a whole number from 1 to 64, got "0"'],

@@ -1,9 +1,13 @@
-/** `patchbay serve`: a toolkit (or the demo agent) served to MCP clients over stdio or Streamable HTTP. */
+/**
+ * `patchbay serve`: a toolkit (or the demo agent) served to MCP clients over stdio or Streamable
+ * HTTP, or as an A2A agent over HTTP.
+ */
 import { readFile } from "node:fs/promises";
 import { extname, resolve } from "node:path";
 import type { Readable, Writable } from "node:stream";
 import type { Logger } from "../../src/core/env/environment.ts";
 import { systemScheduler } from "../../src/core/env/scheduler.ts";
+import type { A2aConfirm } from "../../src/core/serving/a2a/index.ts";
 import type { ConfirmMode } from "../../src/core/serving/confirm-gate.ts";
 import { DEMO_TOOLKIT } from "../../src/core/serving/demo-toolkit.ts";
 import { serveStdio } from "../../src/core/serving/mcp/node/stdio.ts";
@@ -11,6 +15,8 @@ import { createServingContext } from "../../src/core/serving/mcp/serving-context
 import { nodeCommandRunner } from "../../src/core/serving/node/command-runner.ts";
 import { MAX_TOOL_TIMEOUT_MS, type Toolkit } from "../../src/core/serving/toolkit/toolkit-types.ts";
 import { startMcpServing } from "../serving/mcp-engine.ts";
+import { DEFAULT_A2A_PORT } from "../serving/a2a-routes.ts";
+import { runA2aServe } from "./serve-a2a.ts";
 import { DEFAULT_SERVE_PORT, MAX_CONCURRENCY } from "../serving/start-options.ts";
 import { readToolkitFile } from "../serving/toolkit-file.ts";
 import { VERSION } from "../version.ts";
@@ -20,15 +26,22 @@ export class ServeUsageError extends Error {}
 
 /** The modes that work without the console; `operator` needs someone at the Serve workbench. */
 const CLI_CONFIRM_MODES: readonly ConfirmMode[] = ["auto", "always", "never"];
+/** Over A2A a confirm-gated tool is left out, or kept and asked about in its task. */
+const A2A_CONFIRM_MODES: readonly A2aConfirm[] = ["omit", "ask"];
 
 export interface ServeArgs {
-  readonly mode: "stdio" | "http";
+  readonly mode: "stdio" | "http" | "a2a";
   readonly port: number;
   readonly toolkitPath?: string;
   readonly confirmMode?: ConfirmMode;
+  readonly a2aConfirm?: A2aConfirm;
   readonly concurrency?: number;
   readonly timeoutMs?: number;
   readonly fixtures?: boolean;
+  /** --a2a: the behaviours the A2A TCK documents for the agent it tests. */
+  readonly tck?: boolean;
+  /** --a2a: the tool a text-only message runs. */
+  readonly defaultSkill?: string;
 }
 
 export interface ServeDeps {
@@ -49,49 +62,75 @@ function whole(value: string | undefined, flag: string, min: number, max: number
   return n;
 }
 
+function confirmOf(mode: ServeArgs["mode"], value: string | undefined): Pick<ServeArgs, "confirmMode" | "a2aConfirm"> {
+  if (value === undefined) return {};
+  if (mode === "a2a") {
+    if (!A2A_CONFIRM_MODES.includes(value as A2aConfirm)) throw new ServeUsageError(`--confirm with --a2a must be one of ${A2A_CONFIRM_MODES.join(", ")}`);
+    return { a2aConfirm: value as A2aConfirm };
+  }
+  if (value === "operator") {
+    throw new ServeUsageError(
+      "--confirm operator needs the Patchbay console to approve each call, and 'patchbay serve' has none; start the agent from the Serve workbench ('patchbay start') for that, or choose auto, always or never",
+    );
+  }
+  if (!CLI_CONFIRM_MODES.includes(value as ConfirmMode)) throw new ServeUsageError(`--confirm must be one of ${CLI_CONFIRM_MODES.join(", ")}`);
+  return { confirmMode: value as ConfirmMode };
+}
+
 export function parseServeArgs(args: readonly string[]): ServeArgs {
   let mode: ServeArgs["mode"] | undefined;
-  let port = DEFAULT_SERVE_PORT;
+  let port: number | undefined;
   let toolkitPath: string | undefined;
-  let confirmMode: ConfirmMode | undefined;
+  let confirm: string | undefined;
+  let confirmGiven = false;
   let concurrency: number | undefined;
   let timeoutMs: number | undefined;
   let fixtures: boolean | undefined;
+  let tck = false;
+  let defaultSkill: string | undefined;
   const setMode = (next: ServeArgs["mode"]) => {
-    if (mode !== undefined && mode !== next) throw new ServeUsageError("choose one of --stdio and --http");
+    if (mode !== undefined && mode !== next) throw new ServeUsageError("choose one of --stdio, --http and --a2a");
     mode = next;
   };
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
     if (arg === "--stdio") setMode("stdio");
     else if (arg === "--http") setMode("http");
+    else if (arg === "--a2a") setMode("a2a");
     else if (arg === "--port") port = whole(args[++i], "--port", 0, 65_535);
     else if (arg === "--concurrency") concurrency = whole(args[++i], "--concurrency", 1, MAX_CONCURRENCY);
     else if (arg === "--timeout") timeoutMs = whole(args[++i], "--timeout", 1, MAX_TOOL_TIMEOUT_MS);
     else if (arg === "--fixtures") fixtures = true;
     else if (arg === "--no-fixtures") fixtures = false;
+    else if (arg === "--tck") tck = true;
+    else if (arg === "--default-skill") {
+      defaultSkill = args[++i];
+      if (defaultSkill === undefined || defaultSkill.startsWith("-")) throw new ServeUsageError("--default-skill needs the name of a tool");
+    }
     else if (arg === "--confirm") {
-      const value = args[++i];
-      if (value === "operator") {
-        throw new ServeUsageError(
-          "--confirm operator needs the Patchbay console to approve each call, and 'patchbay serve' has none; start the agent from the Serve workbench ('patchbay start') for that, or choose auto, always or never",
-        );
-      }
-      if (!CLI_CONFIRM_MODES.includes(value as ConfirmMode)) throw new ServeUsageError(`--confirm must be one of ${CLI_CONFIRM_MODES.join(", ")}`);
-      confirmMode = value as ConfirmMode;
+      confirmGiven = true;
+      confirm = args[++i];
     } else if (arg.startsWith("-")) throw new ServeUsageError(`unknown option '${arg}'`);
     else if (toolkitPath !== undefined) throw new ServeUsageError(`unexpected argument '${arg}': give at most one toolkit file`);
     else toolkitPath = arg;
   }
-  if (mode === undefined) throw new ServeUsageError("choose --stdio (for Claude Desktop and other clients that start Patchbay) or --http (for the MCP Inspector's URL form)");
+  if (mode === undefined) {
+    throw new ServeUsageError("choose --stdio (for Claude Desktop and other clients that start Patchbay), --http (for the MCP Inspector's URL form) or --a2a (an A2A agent over HTTP)");
+  }
+  if (confirmGiven && confirm === undefined) throw new ServeUsageError(mode === "a2a" ? `--confirm with --a2a must be one of ${A2A_CONFIRM_MODES.join(", ")}` : `--confirm must be one of ${CLI_CONFIRM_MODES.join(", ")}`);
+  if (mode === "a2a" && fixtures !== undefined) throw new ServeUsageError("--fixtures and --no-fixtures are for MCP; the A2A agent serves the toolkit's tools only");
+  if (mode !== "a2a" && tck) throw new ServeUsageError("--tck is for --a2a: it makes the A2A agent behave as the A2A TCK expects");
+  if (mode !== "a2a" && defaultSkill !== undefined) throw new ServeUsageError("--default-skill is for --a2a: it names the tool a text-only A2A message runs");
   return {
     mode,
-    port,
+    port: port ?? (mode === "a2a" ? DEFAULT_A2A_PORT : DEFAULT_SERVE_PORT),
     ...(toolkitPath !== undefined ? { toolkitPath } : {}),
-    ...(confirmMode ? { confirmMode } : {}),
+    ...confirmOf(mode, confirm),
     ...(concurrency !== undefined ? { concurrency } : {}),
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),
     ...(fixtures !== undefined ? { fixtures } : {}),
+    ...(tck ? { tck } : {}),
+    ...(defaultSkill !== undefined ? { defaultSkill } : {}),
   };
 }
 
@@ -119,6 +158,7 @@ const aborted = (signal: AbortSignal) =>
 export async function runServe(args: ServeArgs, deps: ServeDeps): Promise<number> {
   const toolkit = args.toolkitPath === undefined ? DEMO_TOOLKIT : await loadToolkit(args.toolkitPath, deps);
   if (!toolkit) return 1;
+  if (args.mode === "a2a") return runA2aServe(toolkit, args, deps);
   const settings = {
     ...(args.confirmMode ? { confirmMode: args.confirmMode } : {}),
     ...(args.concurrency !== undefined ? { concurrency: args.concurrency } : {}),

@@ -1,5 +1,6 @@
 import { DEFAULT_MAX_BODY, DEFAULT_PORT } from "../config.ts";
 import { DEFAULT_SERVE_PORT } from "../serving/start-options.ts";
+import { DEFAULT_A2A_PORT } from "../serving/a2a-routes.ts";
 
 /** Commands announced for later releases; named in help but refused when run. */
 export const COMING_COMMANDS = ["run"] as const;
@@ -12,7 +13,8 @@ Patchbay is a browser-based developer console for MCP and A2A (over HTTP and NAT
 Commands:
   start          Start the local backend and web console (what 'npm start' runs)
   validate       Classify and validate captured MCP, A2A and fisk-ai messages
-  serve          Serve a toolkit (or the demo agent) to MCP clients over stdio or HTTP
+  serve          Serve a toolkit (or the demo agent) to MCP clients over stdio or HTTP, or
+                 as an A2A agent over HTTP
   call a2a       Send one message to an A2A agent over HTTP and print its answer
   help [command] Show help for a command
 
@@ -79,34 +81,54 @@ Options:
 
 /** `patchbay serve --help`. */
 /** `bin` is the absolute path of bin/patchbay.mjs, which a client that starts Patchbay needs. */
-export const serveUsage = (prog: string, bin: string): string => `Usage: ${prog} serve (--stdio | --http) [options] [toolkit]
+export const serveUsage = (prog: string, bin: string): string => `Usage: ${prog} serve (--stdio | --http | --a2a) [options] [toolkit]
 
-Serves a toolkit's tools to MCP clients. The toolkit is a JSON or YAML file
+Serves a toolkit's tools to MCP clients, or as an A2A agent. The toolkit is a JSON or YAML file
 (format "patchbay.toolkit") or a toolkit saved from the console, as found in the workspace
-(e.g. ~/.patchbay/toolkits/<name>.json); without one, the built-in demo agent is served,
-together with the fixtures the MCP conformance suite expects. Tagged ai:confirm tools ask the
-client for approval first (see --confirm); ai:deny tools are never served.
+(e.g. ~/.patchbay/toolkits/<name>.json); without one, the built-in demo agent is served
+(over MCP together with the fixtures the MCP conformance suite expects). Tagged ai:confirm
+tools ask for approval first (see --confirm); ai:deny tools are never served.
 
   --stdio    For a client that starts Patchbay itself, such as Claude Desktop:
              stdout carries only MCP messages, logs go to stderr. Ends when stdin closes.
   --http     Streamable HTTP at http://127.0.0.1:<port>/mcp, for the MCP Inspector's URL
              form and other clients on this machine. Ctrl-C stops it.
+  --a2a      An A2A agent at http://127.0.0.1:<port>: its card at
+             /.well-known/agent-card.json, JSON-RPC at /a2a/jsonrpc, HTTP+JSON under
+             /a2a/rest, each in A2A v1.0 and v0.3 (A2A-Version 1.0, or none for 0.3). One
+             skill per tool: a data part {"skill": "<tool>", "arguments": {…}} runs it as a
+             task; a text-only message runs the default skill (the demo agent's echo, see
+             --default-skill) or is refused with the skills listed. Ctrl-C stops it.
 
 Claude Desktop (claude_desktop_config.json), this clone's command:
   { "mcpServers": { "patchbay": { "command": "node", "args": [${JSON.stringify(bin)}, "serve", "--stdio"] } } }
 MCP Inspector: run '${prog} serve --http', choose Streamable HTTP, paste the printed URL.
+A2A: run '${prog} serve --a2a', then e.g. '${prog} call a2a http://127.0.0.1:${DEFAULT_A2A_PORT} hello'.
 
 Options:
-  --port <n>               Port for --http (default ${DEFAULT_SERVE_PORT}; 0 picks a free port)
-  --confirm <mode>         Approval for ai:confirm tools: auto (ask clients that can, run
-                           the rest with a logged warning; the default), always (refuse
+  --port <n>               Port for --http (default ${DEFAULT_SERVE_PORT}) or --a2a (default
+                           ${DEFAULT_A2A_PORT}); 0 picks a free port
+  --confirm <mode>         Approval for ai:confirm tools. MCP: auto (ask clients that can,
+                           run the rest with a logged warning; the default), always (refuse
                            clients that cannot be asked), never (leave it to the client).
                            Approval by the console's user (operator) is only for agents
-                           started from the Serve workbench
-  --concurrency <n>        Tool calls running at once; others wait (default 2)
+                           started from the Serve workbench. A2A: omit (the default: a peer
+                           agent has no operator, so they are not served) or ask (each call
+                           stops at input-required until the task is answered yes or no)
+  --concurrency <n>        Tool calls running at once (default 2); over MCP others wait,
+                           over A2A a task beyond the limit is rejected at once
   --timeout <ms>           Time limit for every call (default: each tool's own)
   --fixtures, --no-fixtures
-                           Serve the conformance fixtures too (default: only with the demo agent)
+                           MCP: serve the conformance fixtures too (default: only with the
+                           demo agent)
+  --default-skill <tool>   A2A: the tool a text-only message runs, one whose input is a
+                           single string argument (default: echo for the demo agent, none
+                           for a toolkit)
+  --tck                    A2A: behave as the A2A TCK documents for the agent it tests: a
+                           v0.3 send without "configuration" returns at once, a task's tool
+                           starts once the task has had no message for 2.5 s, and a
+                           message id starting test-resubscribe-message-id keeps its task
+                           running 2 x TCK_STREAMING_TIMEOUT seconds (env, default 2)
   -h, --help               Show this help
 `;
 

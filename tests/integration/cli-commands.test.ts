@@ -57,7 +57,7 @@ describe("bad arguments exit 2 with one line and a usage hint", () => {
     [["frobnicate"], "patchbay: unknown command 'frobnicate'. Run 'node bin/patchbay.mjs --help' for usage."],
     [["--frob"], "patchbay: unknown option '--frob'. Run 'node bin/patchbay.mjs --help' for usage."],
     [["help", "nope"], "patchbay: unknown command 'nope'. Run 'node bin/patchbay.mjs --help' for usage."],
-    [["serve", "x"], "patchbay serve: choose --stdio (for Claude Desktop and other clients that start Patchbay) or --http (for the MCP Inspector's URL form). Run 'node bin/patchbay.mjs serve --help' for usage."],
+    [["serve", "x"], "patchbay serve: choose --stdio (for Claude Desktop and other clients that start Patchbay), --http (for the MCP Inspector's URL form) or --a2a (an A2A agent over HTTP). Run 'node bin/patchbay.mjs serve --help' for usage."],
     [["help", "run"], "patchbay: 'run' is not available yet (it is coming in a later release). Run 'node bin/patchbay.mjs --help' for usage."],
     [["start", "--frob"], "patchbay start: unknown option '--frob'. Run 'node bin/patchbay.mjs start --help' for usage."],
     [["start", "extra"], "patchbay start: unexpected argument 'extra'. Run 'node bin/patchbay.mjs start --help' for usage."],

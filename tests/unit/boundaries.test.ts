@@ -30,6 +30,10 @@ describe("import boundaries are enforced by lint", LINT_TIMEOUT, () => {
     ["Monaco outside ui/editor", `import * as monaco from "monaco-editor";\nexport const m = monaco;\n`, UI_FILE],
     ["the backend from the UI", `import { main } from "../../../server/cli.ts";\nexport const m = main;\n`, UI_FILE],
     ["the backend from core", `import { main } from "../../../server/cli.ts";\nexport const m = main;\n`, CORE_FILE],
+    ["the A2A SDK outside the served agent", `import { AgentCard } from "@a2a-js/sdk";\nexport const a = AgentCard;\n`, CORE_FILE],
+    ["the A2A SDK in the backend", `import { restHandler } from "@a2a-js/sdk/server/express";\nexport const r = restHandler;\n`, "server/serving/a2a-listener.ts"],
+    ["the A2A SDK in the UI", `import { ClientFactory } from "@a2a-js/sdk/client";\nexport const c = ClientFactory;\n`, UI_FILE],
+    ["a Node built-in in the served agent outside its node/ folder", `import { createServer } from "node:http";\nexport const c = createServer;\n`, "src/core/serving/a2a/a2a-agent.ts"],
   ])("catches %s", async (_name, code, file) => {
     expect(await rulesFiring(code, file)).toContain("no-restricted-imports");
   });
@@ -42,6 +46,13 @@ describe("import boundaries are enforced by lint", LINT_TIMEOUT, () => {
   it("lets core/mcp use the MCP SDK's own server entry points, which are not the backend", async () => {
     const code = `import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\nexport const s = McpServer;\n`;
     expect(await rulesFiring(code, "src/core/mcp/connection.ts")).not.toContain("no-restricted-imports");
+  });
+
+  it("lets the served A2A agent use the A2A SDK, and Node built-ins in its node/ folder", async () => {
+    const sdk = `import { AgentCard } from "@a2a-js/sdk";\nexport const a = AgentCard;\n`;
+    expect(await rulesFiring(sdk, "src/core/serving/a2a/a2a-card.ts")).not.toContain("no-restricted-imports");
+    const node = `import { createServer } from "node:http";\nimport { restHandler } from "@a2a-js/sdk/server/express";\nexport const c = [createServer, restHandler];\n`;
+    expect(await rulesFiring(node, "src/core/serving/a2a/node/rest-app.ts")).not.toContain("no-restricted-imports");
   });
 
   it("allows core to import core", async () => {

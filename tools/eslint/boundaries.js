@@ -32,6 +32,10 @@ const natsLibOutsideNats = pattern(
   "NATS libraries are used only in src/core/nats; elsewhere depend on the NatsPort interface.",
 );
 const ajvOutsideSchema = pattern(["ajv", "ajv/*", "ajv-formats"], "ajv is used only in src/core/schema.");
+const a2aSdkOutsideServing = pattern(
+  ["@a2a-js/sdk", "@a2a-js/sdk/*"],
+  "The A2A SDK is used only by the served agent, in src/core/serving/a2a; Patchbay's own A2A client is src/core/a2a.",
+);
 const uiLibraries = [
   pattern(["@nats-io/*"], "The UI reaches NATS through core."),
   pattern(["@modelcontextprotocol/*"], "The UI reaches MCP through core."),
@@ -46,39 +50,47 @@ const restrict = (...patterns) => ({
 export const boundaryConfigs = [
   {
     files: ["src/core/**/*.ts"],
-    rules: restrict(frameworks, nodeOnly, layerEscapes.core, sdkOutsideMcp, natsLibOutsideNats, ajvOutsideSchema),
+    rules: restrict(frameworks, nodeOnly, layerEscapes.core, sdkOutsideMcp, natsLibOutsideNats, ajvOutsideSchema, a2aSdkOutsideServing),
   },
   {
     files: ["src/core/**/node/**/*.ts"],
-    rules: restrict(frameworks, layerEscapes.core, sdkOutsideMcp, natsLibOutsideNats, ajvOutsideSchema),
+    rules: restrict(frameworks, layerEscapes.core, sdkOutsideMcp, natsLibOutsideNats, ajvOutsideSchema, a2aSdkOutsideServing),
   },
   {
     files: ["src/core/nats/**/*.ts"],
-    rules: restrict(frameworks, nodeOnly, layerEscapes.core, sdkOutsideMcp, ajvOutsideSchema),
+    rules: restrict(frameworks, nodeOnly, layerEscapes.core, sdkOutsideMcp, ajvOutsideSchema, a2aSdkOutsideServing),
   },
   {
     files: ["src/core/nats/node/**/*.ts"],
-    rules: restrict(frameworks, layerEscapes.core, sdkOutsideMcp, ajvOutsideSchema),
+    rules: restrict(frameworks, layerEscapes.core, sdkOutsideMcp, ajvOutsideSchema, a2aSdkOutsideServing),
   },
   {
     files: ["src/core/mcp/**/*.ts", "src/core/serving/**/*.ts"],
+    rules: restrict(frameworks, nodeOnly, layerEscapes.core, natsLibOutsideNats, ajvOutsideSchema, a2aSdkOutsideServing),
+  },
+  {
+    files: ["src/core/serving/**/node/**/*.ts"],
+    rules: restrict(frameworks, layerEscapes.core, natsLibOutsideNats, ajvOutsideSchema, a2aSdkOutsideServing),
+  },
+  {
+    files: ["src/core/serving/a2a/**/*.ts"],
     rules: restrict(frameworks, nodeOnly, layerEscapes.core, natsLibOutsideNats, ajvOutsideSchema),
   },
   {
-    files: ["src/core/serving/node/**/*.ts"],
+    files: ["src/core/serving/a2a/node/**/*.ts"],
     rules: restrict(frameworks, layerEscapes.core, natsLibOutsideNats, ajvOutsideSchema),
   },
   {
     files: ["src/core/schema/**/*.ts"],
-    rules: restrict(frameworks, nodeOnly, layerEscapes.core, sdkOutsideMcp, natsLibOutsideNats),
+    rules: restrict(frameworks, nodeOnly, layerEscapes.core, sdkOutsideMcp, natsLibOutsideNats, a2aSdkOutsideServing),
   },
   {
     files: ["src/ui/**/*.ts", "src/ui/**/*.svelte", "src/main.ts"],
-    rules: restrict(nodeOnly, layerEscapes.ui, uiLibraries, monacoOutsideEditor),
+    rules: restrict(nodeOnly, layerEscapes.ui, uiLibraries, monacoOutsideEditor, a2aSdkOutsideServing),
   },
   {
     files: ["src/ui/editor/**/*.ts", "src/ui/editor/**/*.svelte"],
-    rules: restrict(nodeOnly, layerEscapes.ui, uiLibraries),
+    rules: restrict(nodeOnly, layerEscapes.ui, uiLibraries, a2aSdkOutsideServing),
   },
   {
     files: ["server/**/*.ts"],
@@ -87,6 +99,7 @@ export const boundaryConfigs = [
       pattern(["svelte", "svelte/*", "monaco-editor", "monaco-editor/*"], "The backend has no UI framework."),
       sdkOutsideMcp,
       natsLibOutsideNats,
+      a2aSdkOutsideServing,
     ),
   },
 ];

@@ -1,23 +1,17 @@
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { CallToolRequest, CallToolResult, LoggingLevel } from "@modelcontextprotocol/sdk/types.js";
 import { isJsonObject } from "../../json/index.ts";
+import { argumentProblemLines } from "../call-checks.ts";
 import { failure, type FixtureScope, type HandlerExtra } from "./fixtures/fixture-scope.ts";
 import type { McpServingContext } from "./serving-context.ts";
 import type { SessionState } from "./session-state.ts";
 import { sessionFixtures } from "./tool-listing.ts";
 import { runToolkitTool } from "./toolkit-call.ts";
 
-const MAX_LISTED_PROBLEMS = 20;
-
 /** A tool error naming every way the arguments miss the tool's input schema, or undefined when they fit. */
 export function argumentProblems(ctx: McpServingContext, name: string, schema: unknown, args: unknown): CallToolResult | undefined {
-  const issues = ctx.compiler.checkDynamic(schema, args, "", "2020-12");
-  for (const issue of issues) if (issue.severity !== "error") ctx.logger.warn(`the input schema of ${name} was not applied: ${issue.message}`);
-  const errors = issues.filter((issue) => issue.severity === "error");
-  if (errors.length === 0) return undefined;
-  const lines = errors.slice(0, MAX_LISTED_PROBLEMS).map((issue) => `- ${issue.pointer === "" ? "(the arguments)" : issue.pointer}: ${issue.message}`);
-  if (errors.length > MAX_LISTED_PROBLEMS) lines.push(`- and ${errors.length - MAX_LISTED_PROBLEMS} more`);
-  return failure(`Not run: the arguments for ${name} do not match its input schema.\n${lines.join("\n")}`);
+  const lines = argumentProblemLines(ctx.compiler, name, schema, args, (message) => ctx.logger.warn(message));
+  return lines.length === 0 ? undefined : failure(`Not run: the arguments for ${name} do not match its input schema.\n${lines.join("\n")}`);
 }
 
 function callScope(ctx: McpServingContext, server: Server, session: SessionState, extra: HandlerExtra): FixtureScope {

@@ -1,17 +1,14 @@
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { CallToolResult, ElicitRequestFormParams } from "@modelcontextprotocol/sdk/types.js";
 import { APPROVE_SCHEMA, confirmGate, type ElicitAnswer } from "../confirm-gate.ts";
+import { callArgv, describeCall } from "../call-checks.ts";
 import { mcpResult } from "../mcp-result.ts";
-import { commandLine } from "../run-types.ts";
 import { executeTool } from "../tool-executor.ts";
 import { readBehaviour } from "../toolkit/behaviour-tags.ts";
-import { buildArgv } from "../toolkit/command-argv.ts";
 import type { ToolDef } from "../toolkit/toolkit-types.ts";
 import { failure, type FixtureScope, type HandlerExtra } from "./fixtures/fixture-scope.ts";
 import type { McpServingContext } from "./serving-context.ts";
 import type { SessionState } from "./session-state.ts";
-
-const MAX_WHAT_CHARS = 200;
 
 /**
  * The client declared form elicitation in a version that has it, so it can be asked. An empty
@@ -21,20 +18,6 @@ export function canElicitForm(server: Server, session: SessionState): boolean {
   const elicitation = server.getClientCapabilities()?.elicitation;
   if (!elicitation || !session.speaks("2025-06-18")) return false;
   return elicitation.form !== undefined || elicitation.url === undefined;
-}
-
-function argvOf(tool: ToolDef, args: Readonly<Record<string, unknown>>): string | undefined {
-  if (tool.impl.kind !== "command") return undefined;
-  const argv = buildArgv(tool.impl, tool.inputSchema, args);
-  return argv.ok ? commandLine(argv.argv) : undefined;
-}
-
-/** What would run, as the person approving it sees it: the command line, or the tool and its arguments. */
-export function describeCall(tool: ToolDef, args: Readonly<Record<string, unknown>>): string {
-  const line = argvOf(tool, args);
-  if (line !== undefined) return line;
-  const json = JSON.stringify(args);
-  return `${tool.name} ${json.length > MAX_WHAT_CHARS ? `${json.slice(0, MAX_WHAT_CHARS - 1)}…` : json}`;
 }
 
 async function askApproval(ctx: McpServingContext, server: Server, extra: HandlerExtra, message: string): Promise<ElicitAnswer> {
@@ -88,7 +71,7 @@ export async function runToolkitTool(
   const builtinLimit = tool.impl.kind === "builtin" ? ctx.timeoutMs : undefined;
   const cancelTimer = builtinLimit === undefined ? undefined : ctx.scheduler.after(builtinLimit, () => ((timedOut = true), run.abort()));
   try {
-    ctx.logger.info(`Running ${argvOf(tool, args) ?? `${tool.name} (built-in)`}`);
+    ctx.logger.info(`Running ${callArgv(tool, args) ?? `${tool.name} (built-in)`}`);
     const outcome = await executeTool(tool, args, {
       scheduler: ctx.scheduler,
       signal: run.signal,

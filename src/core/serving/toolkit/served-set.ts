@@ -1,7 +1,15 @@
 import { readBehaviour } from "./behaviour-tags.ts";
 import type { ToolDef, ToolFilter, Toolkit } from "./toolkit-types.ts";
 
-export type Surface = "mcp" | "nats";
+export type Surface = "mcp" | "nats" | "a2a";
+
+export interface ServedSetOptions {
+  /**
+   * A2A only: keep ai:confirm tools, each call asking for approval in its task (input-required).
+   * Without it they are dropped, as over NATS: a peer agent has no operator to ask.
+   */
+  readonly askConfirm?: boolean;
+}
 
 /** One tool's place on a surface, with the reason a person can read. */
 export interface ServedEntry {
@@ -14,6 +22,8 @@ export interface ServedEntry {
 const MCP_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 /** fisk-ai tool names: letters, digits, `_` and `-` (they are joined into subjects and prefixes). */
 const FISK_NAME = /^[A-Za-z0-9_-]+$/;
+/** A2A skill ids: kept to MCP's names, so an id reads the same in a card, a data part and a URL. */
+const SKILL_ID = MCP_NAME;
 
 /** A filter pattern matches a tool name (`*` is any run of characters) or, as `tag:x`, one of its tags. */
 export function matchesPattern(tool: ToolDef, pattern: string): boolean {
@@ -35,11 +45,11 @@ function filterReason(tool: ToolDef, filter: ToolFilter): string | undefined {
 
 /**
  * The exact served set of a surface, in toolkit order: `ai:deny` tools are never served; the
- * filter narrows; over NATS there is no operator to approve, so confirm-gated tools are dropped;
- * a name the protocol rejects, or a repeated name, is skipped; fisk-ai peers also refuse to import
- * a tool without a description.
+ * filter narrows; over NATS (and over A2A unless asked to keep them) there is no operator to
+ * approve, so confirm-gated tools are dropped; a name the protocol rejects, or a repeated name, is
+ * skipped; fisk-ai peers also refuse to import a tool without a description.
  */
-export function servedSet(toolkit: Toolkit, surface: Surface): ServedEntry[] {
+export function servedSet(toolkit: Toolkit, surface: Surface, options: ServedSetOptions = {}): ServedEntry[] {
   const seen = new Set<string>();
   return toolkit.tools.map((tool) => {
     const out = (reason: string): ServedEntry => ({ tool, served: false, reason });
@@ -48,12 +58,14 @@ export function servedSet(toolkit: Toolkit, surface: Surface): ServedEntry[] {
     const filtered = filterReason(tool, toolkit.filter);
     if (filtered !== undefined) return out(filtered);
     if (surface === "nats" && behaviour.confirm) return out("needs approval (ai:confirm), and a peer agent has no operator to ask");
+    if (surface === "a2a" && behaviour.confirm && !options.askConfirm) return out("needs approval (ai:confirm), and a peer agent has no operator to ask; serve with confirm asking to keep it");
     if (surface === "mcp" && !MCP_NAME.test(tool.name)) return out("the name is not a valid MCP tool name (1–128 of A–Z a–z 0–9 _ - .)");
+    if (surface === "a2a" && !SKILL_ID.test(tool.name)) return out("the name is not a usable A2A skill id (1–128 of A–Z a–z 0–9 _ - .)");
     if (surface === "nats" && !FISK_NAME.test(tool.name)) return out("the name is not a valid fisk-ai tool name (letters, digits, _ and - only)");
     if (surface === "nats" && tool.description.trim() === "") return out("it has no description, and fisk-ai peers do not import a tool without one");
     if (seen.has(tool.name)) return out("another tool already has this name");
     seen.add(tool.name);
-    const gate = surface === "mcp" && behaviour.confirm ? "served; each call needs approval" : "served";
+    const gate = surface === "mcp" && behaviour.confirm ? "served; each call needs approval" : surface === "a2a" && behaviour.confirm ? "served; each call asks for approval in its task (input-required)" : "served";
     return { tool, served: true, reason: gate };
   });
 }

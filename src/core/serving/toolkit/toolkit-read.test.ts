@@ -97,6 +97,21 @@ describe("servedSet", () => {
     expect(servedSet(blank, "nats")[0]?.reason).toBe("it has no description, and fisk-ai peers do not import a tool without one");
   });
 
+  it("over A2A drops confirm-gated tools unless asked to keep them, each call then asking in its task", () => {
+    const omitted = servedSet(kit, "a2a").map((e) => [e.tool.name, e.served, e.reason]);
+    expect(omitted).toEqual([
+      ["echo", true, "served"],
+      ["gone", false, "tagged ai:deny: never served"],
+      ["approve-me", false, "needs approval (ai:confirm), and a peer agent has no operator to ask; serve with confirm asking to keep it"],
+      ["secret-a", false, 'excluded by "secret-*"'],
+      ["bad name", false, "the name is not a usable A2A skill id (1–128 of A–Z a–z 0–9 _ - .)"],
+      ["echo", false, "another tool already has this name"],
+    ]);
+    const asked = servedSet(kit, "a2a", { askConfirm: true }).find((e) => e.tool.name === "approve-me");
+    expect(asked).toMatchObject({ served: true, reason: "served; each call asks for approval in its task (input-required)" });
+    expect(servedSet(kit, "a2a", { askConfirm: true }).find((e) => e.tool.name === "gone")?.served).toBe(false);
+  });
+
   it("include narrows by name pattern or tag", () => {
     const narrowed = { ...kit, filter: { include: ["tag:ai:confirm", "ech*"], exclude: [] } };
     expect(servedSet(narrowed, "mcp").filter((e) => e.served).map((e) => e.tool.name)).toEqual(["echo", "approve-me"]);

@@ -1,0 +1,14 @@
+export { A2A_APPROVAL_TIMEOUT_MS, createA2aAgent, DEFAULT_A2A_CONCURRENCY, DEMO_DEFAULT_SKILL } from "./a2a-agent.ts";
+export type { A2aAgent, A2aAgentOptions, A2aConfirm } from "./a2a-agent.ts";
+export { agentCard, callExample, DATA_MODE, legacyCard, SERVED_VERSIONS, TEXT_MODE } from "./a2a-card.ts";
+export type { CardInput, ServedVersion } from "./a2a-card.ts";
+export { approvalQuestion, readApproval } from "./approval.ts";
+export { JsonRpcEndpoint } from "./jsonrpc-endpoint.ts";
+export type { JsonRpcAnswer, JsonRpcRequestInfo } from "./jsonrpc-endpoint.ts";
+export { defaultSkillOf, readCall, textArgument } from "./message-call.ts";
+export type { CallReading, DefaultSkill } from "./message-call.ts";
+export { runEnding } from "./run-result.ts";
+export { streamingTimeoutS, TCK_DEFAULT_STREAMING_TIMEOUT_S, TCK_HOLD_MS, TCK_RESUBSCRIBE_PREFIX, tckHold } from "./tck-contract.ts";
+export { chunks, CHUNK_CHARS } from "./task-events.ts";
+export { ToolkitExecutor } from "./toolkit-executor.ts";
+export type { ToolExecutor } from "./toolkit-executor.ts";
