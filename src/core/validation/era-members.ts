@@ -18,6 +18,20 @@ export interface EraContext {
   versionsOf(family: string, kind: MessageKind): readonly { readonly pack: SchemaPack; readonly kind: MessageKind }[];
 }
 
+/** How the era check asks about other versions: a session passes the answers it already has for the message. */
+export interface EraChecks {
+  isValid(pack: SchemaPack, kind: MessageKind, value: unknown): boolean;
+  issues(pack: SchemaPack, kind: MessageKind, value: unknown): Issue[];
+}
+
+/** Straight to the compiler, for a caller with nothing remembered. */
+function compilerChecks(compiler: SchemaCompiler): EraChecks {
+  return {
+    isValid: (pack, kind, value) => compiler.isValid(pack, kind.definition, value),
+    issues: (pack, kind, value) => compiler.check(pack, kind.definition, value),
+  };
+}
+
 /**
  * Another version's definition of the kind, or the catch-all of the same role standing in where
  * that version lacks the kind. `older`: where the judged definition allows any other member, a
@@ -168,10 +182,19 @@ function found(context: EraContext, value: unknown, pack: SchemaPack, kind: Mess
     byKind.set(kind, root);
   }
   if (!root) return NO_FOREIGN;
-  const out: Foreign[] = [];
-  foreignMembers(value, root, [], out);
-  return out.length === 0 ? NO_FOREIGN : out;
+  // The walk runs on every valid message of such a kind and nearly always finds nothing: it reuses one path and one list.
+  // A walk cut short by a too deep value (a RangeError) leaves them dirty.
+  if (WALK_PATH.length > 0) WALK_PATH.length = 0;
+  if (WALK_FOUND.length > 0) WALK_FOUND.length = 0;
+  foreignMembers(value, root, WALK_PATH, WALK_FOUND);
+  if (WALK_FOUND.length === 0) return NO_FOREIGN;
+  const out = WALK_FOUND.slice();
+  WALK_FOUND.length = 0;
+  return out;
 }
+
+const WALK_PATH: string[] = [];
+const WALK_FOUND: Foreign[] = [];
 
 const NO_FOREIGN: readonly Foreign[] = [];
 
@@ -189,7 +212,7 @@ function eraIssue(foreign: Foreign, pack: SchemaPack, kind: MessageKind): Issue 
  * The version whose members the message uses, with its schema issues: the rival declaring the
  * most of them, then the one the message comes nearest to passing.
  */
-function usedEraIssues(context: EraContext, value: unknown, foreign: readonly Foreign[]): Issue[] {
+function usedEraIssues(checks: EraChecks, value: unknown, foreign: readonly Foreign[]): Issue[] {
   const counts = new Map<Rival["pack"], { kind: MessageKind; count: number }>();
   for (const f of foreign) {
     for (const r of f.rivals) {
@@ -203,7 +226,7 @@ function usedEraIssues(context: EraContext, value: unknown, foreign: readonly Fo
   let bestPack: SchemaPack | undefined;
   for (const [pack, { kind, count }] of counts) {
     if (count < most) continue;
-    const issues = context.compiler.check(pack, kind.definition, value);
+    const issues = checks.issues(pack, kind, value);
     if (!best || issues.length < best.length || (issues.length === best.length && pack.order > bestPack!.order)) {
       best = issues;
       bestPack = pack;
@@ -218,7 +241,7 @@ function usedEraIssues(context: EraContext, value: unknown, foreign: readonly Fo
  * The era issues of a message the schema accepted as `pick`; `issues` (the rules' findings) come
  * back unchanged when there are none. An era issue at a pointer a rule already names adds nothing.
  */
-export function withEraIssues(context: EraContext, value: unknown, pick: Candidate, issues: readonly Issue[]): readonly Issue[] {
+export function withEraIssues(context: EraContext, value: unknown, pick: Candidate, issues: readonly Issue[], checks?: EraChecks): readonly Issue[] {
   const basis = pick.basis ?? "evidence";
   if (basis !== "declared" && basis !== "evidence") return issues;
   const foreign = found(context, value, pick.pack, pick.kind);
@@ -227,11 +250,12 @@ export function withEraIssues(context: EraContext, value: unknown, pick: Candida
   if (basis === "declared") extra = foreign.map((f) => eraIssue(f, pick.pack, pick.kind));
   else {
     // With nothing declared, a version the message passes whose definition knows all its members settles it.
+    const asked = checks ?? compilerChecks(context.compiler);
     for (const v of context.versionsOf(pick.pack.family, pick.kind)) {
-      if (v.pack === pick.pack || !context.compiler.isValid(v.pack, v.kind.definition, value)) continue;
+      if (v.pack === pick.pack || !asked.isValid(v.pack, v.kind, value)) continue;
       if (found(context, value, v.pack, v.kind).length === 0) return issues;
     }
-    extra = [...foreign.map((f) => eraIssue(f, pick.pack, pick.kind)), ...usedEraIssues(context, value, foreign)];
+    extra = [...foreign.map((f) => eraIssue(f, pick.pack, pick.kind)), ...usedEraIssues(asked, value, foreign)];
   }
   const named = new Set(issues.filter((i) => i.severity === "error").map((i) => i.pointer));
   const added = extra.filter((i) => !named.has(i.pointer));

@@ -67,11 +67,11 @@ function idIssue(id: unknown, allowNull: boolean): Issue | null {
 /**
  * JSON-RPC 2.0 rules that schemas state loosely or not at all: the exact version string, the id's
  * type (integers only, as MCP requires; null only on an error answering an unreadable request),
- * exactly one of `result` and `error`, and an integer error code with a message.
+ * exactly one of `result` and `error`, and an integer error code with a message. The issues are
+ * added to `issues` when given (a family's own list), else to a new list.
  */
-export function jsonRpcRules(value: unknown): Issue[] {
-  if (!isJsonObject(value)) return [];
-  const issues: Issue[] = [];
+export function jsonRpcRules(value: unknown, issues: Issue[] = []): Issue[] {
+  if (!isJsonObject(value)) return issues;
   if (value.jsonrpc !== "2.0") {
     issues.push(rule("/jsonrpc", "jsonrpc.version", `"jsonrpc" must be exactly "2.0", not ${describe(value.jsonrpc)}.`));
   }
@@ -94,18 +94,19 @@ export function jsonRpcRules(value: unknown): Issue[] {
     }
     if ("method" in value) issues.push(rule("/method", "jsonrpc.response-method", "A response must not carry a method."));
   }
-  if (kind === "error") issues.push(...errorObjectRules(value.error));
+  if (kind === "error") errorObjectRules(value.error, issues);
   return issues;
 }
 
-function errorObjectRules(error: unknown): Issue[] {
-  if (!isJsonObject(error)) return [rule("/error", "jsonrpc.error", `"error" must be an object, not ${describe(error)}.`)];
-  const issues: Issue[] = [];
+function errorObjectRules(error: unknown, issues: Issue[]): void {
+  if (!isJsonObject(error)) {
+    issues.push(rule("/error", "jsonrpc.error", `"error" must be an object, not ${describe(error)}.`));
+    return;
+  }
   if (typeof error.code !== "number" || !Number.isInteger(error.code)) {
     issues.push(rule("/error/code", "jsonrpc.error-code", `The error code must be an integer, not ${describe(error.code)}.`));
   }
   if (typeof error.message !== "string") {
     issues.push(rule("/error/message", "jsonrpc.error-message", `The error message must be a string, not ${describe(error.message)}.`));
   }
-  return issues;
 }

@@ -152,7 +152,7 @@ export interface FamilySession {
   /** Protocol rules outside JSON Schema, and contextual checks, for a message classified as `chosen`. */
   check(value: unknown, chosen: Candidate, raw: RawMessage, tools: CheckTools): Issue[];
   /** Plain notes that are not problems, e.g. "the tool reported isError: a result, not a protocol failure". */
-  notes?(value: unknown, chosen: Candidate): string[];
+  notes?(value: unknown, chosen: Candidate): readonly string[];
   /** Learn from a message once its verdict is known. */
   observe(value: unknown, chosen: Candidate, valid: boolean): void;
 }

@@ -1,6 +1,7 @@
 import { parseJsonText } from "../json/index.ts";
 import { bestFirst, byScoreLeaningTo, catchAllBelow, DECISIVE_SCORE, EPSILON, merged, outranked, RECOGNITION_FLOOR, SCORE_MARGIN } from "./candidate-ranking.ts";
 import type { ValidationEngine } from "./engine.ts";
+import { ClassMemo } from "./class-memo.ts";
 import { withEraIssues } from "./era-members.ts";
 import { locateInValidJson, locateIssues } from "./locate-issues.ts";
 import type { Candidate, CandidateOutcome, CheckTools, FamilyModule, FamilySession, Issue, Override, RawMessage, SchemaPack, SessionOptions, Verdict, VersionBasis } from "./types.ts";
@@ -41,6 +42,8 @@ export class ValidationSession {
   readonly #sessionList: readonly FamilySession[];
   readonly #byFamily: ReadonlyMap<string, FamilySession>;
   readonly #tools: CheckTools;
+  /** The current message's answers by definition class. */
+  readonly #memo: ClassMemo;
   /** The family of the last message classified: equal scores lean towards the capture's own protocol. */
   #lastFamily: string | undefined;
 
@@ -49,6 +52,7 @@ export class ValidationSession {
     this.#sessions = engine.families.map((f) => [f, f.createSession(options)] as const);
     this.#byFamily = new Map(this.#sessions.map(([f, s]) => [f.family, s]));
     this.#sessionList = this.#sessions.map(([, s]) => s);
+    this.#memo = new ClassMemo(engine.compiler);
     this.#tools = { validateWithSchema: (schema, value, pointer, draft) => engine.compiler.checkDynamic(schema, value, pointer, draft) };
   }
 
@@ -84,21 +88,22 @@ export class ValidationSession {
       const why = override ? [`Nothing in ${override.packId} matches this value.`] : this.#reasons(value, raw);
       return { ...empty("unrecognised"), evidence: why, overridden: override !== undefined };
     }
-    this.#checked.length = 0;
+    const memo = this.#memo;
+    memo.next();
     const top = candidates[0]!;
     let chosen: Candidate | undefined;
     let alternative: Candidate | undefined;
     const decisive = top.score >= DECISIVE_SCORE - EPSILON;
     for (const candidate of candidates) {
       if (decisive && outranked(top, candidate)) {
-        if (!alternative && this.#isValid(candidate, value)) alternative = candidate;
+        if (!alternative && memo.isValid(candidate.pack, candidate.kind, value)) alternative = candidate;
         continue;
       }
       if (catchAllBelow(top, candidate)) {
-        if (!alternative && this.#isValid(candidate, value)) alternative = candidate;
+        if (!alternative && memo.isValid(candidate.pack, candidate.kind, value)) alternative = candidate;
         continue;
       }
-      if (!this.#isValid(candidate, value)) continue;
+      if (!memo.isValid(candidate.pack, candidate.kind, value)) continue;
       // The epsilon keeps a candidate exactly SCORE_MARGIN below the top inside, despite rounding.
       if (top.score - candidate.score <= SCORE_MARGIN + EPSILON) chosen = candidate;
       else alternative ??= candidate;
@@ -111,7 +116,7 @@ export class ValidationSession {
     let issues: readonly Issue[] = ruleIssues;
     if (nearest) issues = nearest.issues.length === 0 ? ruleIssues : ruleIssues.length === 0 ? nearest.issues : withoutRestated(nearest.issues, ruleIssues);
     // A schema that passed may have passed only by ignoring another version's members.
-    if (chosen && !override) issues = withEraIssues(this.#engine, value, chosen, issues);
+    if (chosen && !override) issues = withEraIssues(this.#engine, value, chosen, issues, memo);
     let failed = false;
     if (issues.length > 0) {
       issues = sortIssues(issues.slice());
@@ -152,26 +157,6 @@ export class ValidationSession {
     };
   }
 
-  /** Definition classes checked for the current message and their answers, in pairs (class, 1 or 0). */
-  readonly #checked: number[] = [];
-
-  /** A candidate's first issue; one whose class already failed goes straight to the full check ("first" would check yes/no again). */
-  #firstIssue(c: Candidate, value: unknown): Issue | undefined {
-    const compiler = this.#engine.compiler;
-    const cls = compiler.kindCheck(c.pack, c.kind).cls;
-    const checked = this.#checked;
-    for (let i = 0; i < checked.length; i += 2) if (checked[i] === cls && checked[i + 1] === 0) return compiler.check(c.pack, c.kind.definition, value)[0];
-    return compiler.check(c.pack, c.kind.definition, value, "first")[0];
-  }
-
-  /** A candidate's yes/no check, remembered by definition class for #validIn. */
-  #isValid(candidate: Candidate, value: unknown): boolean {
-    const check = this.#engine.compiler.kindCheck(candidate.pack, candidate.kind);
-    const ok = check.isValid(value) === true;
-    this.#checked.push(check.cls, ok ? 1 : 0);
-    return ok;
-  }
-
   /**
    * With nothing to settle the version, every version whose definition of the kind the message
    * passes. A definition class checked already (by the pick's loop, or an older version that kept
@@ -181,18 +166,12 @@ export class ValidationSession {
     if (basis !== "evidence") return onlyVersion(pick.pack);
     const versions = this.#engine.versionsOf(pick.pack.family, pick.kind);
     if (versions.length === 1) return onlyVersion(pick.pack);
-    const compiler = this.#engine.compiler;
-    const checked = this.#checked;
+    const memo = this.#memo;
     let mask = 0;
     for (let v = 0; v < versions.length; v++) {
       const { pack, kind, cls } = versions[v]!;
-      let ok: boolean | undefined = pack === pick.pack ? true : undefined;
-      for (let i = 0; ok === undefined && i < checked.length; i += 2) if (checked[i] === cls) ok = checked[i + 1] === 1;
-      if (ok === undefined) {
-        ok = compiler.kindCheck(pack, kind).isValid(value) === true;
-        checked.push(cls, ok ? 1 : 0);
-      }
-      if (ok) mask |= 1 << v;
+      // A class answered already needs no validator: one not yet compiled for this version stays so.
+      if (pack === pick.pack || (memo.known(cls) ?? memo.isValid(pack, kind, value))) mask |= 1 << v;
     }
     const lists = versions[0]!.out;
     return (lists[mask] ??= versions.filter((_, v) => (mask & (1 << v)) !== 0).map((v) => v.pack.version));
@@ -204,7 +183,7 @@ export class ValidationSession {
    * not blamed for lacking a newer version's members. The issues found are kept for #explain.
    */
   #nearest(value: unknown, candidates: readonly Candidate[], decisive: boolean): Nearest {
-    const compiler = this.#engine.compiler;
+    const memo = this.#memo;
     const top = candidates[0]!;
     const checked = new Map<Candidate, Issue[]>();
     let best: Candidate | undefined;
@@ -212,7 +191,7 @@ export class ValidationSession {
     for (const candidate of candidates) {
       if (top.score - candidate.score > SCORE_MARGIN + EPSILON) break;
       if ((decisive && outranked(top, candidate)) || catchAllBelow(top, candidate)) continue;
-      const issues = compiler.check(candidate.pack, candidate.kind.definition, value);
+      const issues = memo.issues(candidate.pack, candidate.kind, value);
       checked.set(candidate, issues);
       if (!best || issues.length < bestIssues.length) {
         best = candidate;
@@ -222,7 +201,7 @@ export class ValidationSession {
       if (bestIssues.length <= 1) break;
     }
     if (best) return { candidate: best, issues: bestIssues, checked };
-    return { candidate: top, issues: compiler.check(top.pack, top.kind.definition, value), checked };
+    return { candidate: top, issues: memo.issues(top.pack, top.kind, value), checked };
   }
 
   /** Every family's candidates, best first; the common case, one family answering, costs no merge. */
@@ -269,7 +248,7 @@ export class ValidationSession {
       if (c === pick) continue;
       if (outcomes.length === EXPLAINED_CANDIDATES) break;
       const known = checked?.get(c);
-      const first = known ? known[0] : this.#firstIssue(c, value);
+      const first = known ? known[0] : this.#memo.firstIssue(c.pack, c.kind, value);
       const label = `${c.kind.label} (${c.pack.label})`;
       outcomes.push(first ? { packId: c.pack.id, kindId: c.kind.id, label, valid: false, firstIssue: first } : { packId: c.pack.id, kindId: c.kind.id, label, valid: true });
     }

@@ -110,18 +110,18 @@ function reportedState(value: unknown, candidate: Candidate): unknown {
   return member(member(member(body, "task"), "status"), "state") ?? member(member(member(body, "statusUpdate"), "status"), "state");
 }
 
-/** Notes for a message the engine classified as `candidate`. */
-export function a2aNotes(value: unknown, candidate: Candidate): string[] {
-  const notes: string[] = [];
-  if (candidate.kind.role === "error") {
+const NO_NOTES: readonly string[] = [];
+
+/** Notes for a message the engine classified as `candidate`; most messages have none, and share one empty list. */
+export function a2aNotes(value: unknown, candidate: Candidate): readonly string[] {
+  const role = candidate.kind.role;
+  if (role === "error") {
     const note = errorNote(member(value, "error"), candidate);
-    if (note) notes.push(note);
-    return notes;
+    return note ? [note] : NO_NOTES;
   }
-  if (candidate.kind.role === "request" || candidate.kind.role === "card") return notes;
+  if (role === "request" || role === "card") return NO_NOTES;
   const state = reportedState(value, candidate);
   const name = V1_STATES.get(state) ?? state;
   const note = typeof name === "string" ? STATE_NOTES.get(name) : undefined;
-  if (note) notes.push(note);
-  return notes;
+  return note ? [note] : NO_NOTES;
 }

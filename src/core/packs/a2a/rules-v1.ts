@@ -68,9 +68,20 @@ const camel = (name: string): string => name.replace(/_([a-z0-9])/g, (_m: string
 const listWords = (names: readonly string[]): string =>
   names.length <= 1 ? (names[0] ?? "") : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]!}`;
 
-function oneofRule(def: string, value: Json, path: Path, issues: Issue[]): void {
-  const group = ONEOF_GROUPS[def];
+/** What the walk checks at one definition, looked up once per definition rather than table by table at every object. */
+interface DefinitionRules {
+  readonly def: string;
+  readonly plan: SchemaPlan;
+  readonly oneof: { readonly name: string; readonly members: readonly string[] } | undefined;
+  readonly omittable: readonly string[];
+  readonly enums: readonly (readonly [string, readonly string[]])[] | undefined;
+  readonly hints: Readonly<Record<string, string>> | undefined;
+}
+
+function oneofRule(rules: DefinitionRules, value: Json, path: Path, issues: Issue[]): void {
+  const group = rules.oneof;
   if (!group) return;
+  const def = rules.def;
   // Counted first: the usual case, exactly one set, builds no list.
   let count = 0;
   for (const m of group.members) if (m in value) count++;
@@ -84,8 +95,9 @@ function oneofRule(def: string, value: Json, path: Path, issues: Issue[]): void 
 
 const NO_MEMBERS: readonly string[] = [];
 
-function omittedRule(def: string, value: Json, path: Path, issues: Issue[]): void {
-  for (const member of OMITTABLE_REQUIRED[def] ?? NO_MEMBERS) {
+function omittedRule(rules: DefinitionRules, value: Json, path: Path, issues: Issue[]): void {
+  const def = rules.def;
+  for (const member of rules.omittable) {
     const present = value[member];
     if (present === undefined) {
       const text = `"${member}" is missing. The proto marks it REQUIRED, but ProtoJSON writers leave out empty lists, maps and zeros, so it reads as empty.`;
@@ -99,9 +111,10 @@ function omittedRule(def: string, value: Json, path: Path, issues: Issue[]): voi
   }
 }
 
-function enumRule(def: string, value: Json, path: Path, issues: Issue[]): void {
-  const members = ENUM_ENTRIES.get(def);
+function enumRule(rules: DefinitionRules, value: Json, path: Path, issues: Issue[]): void {
+  const members = rules.enums;
   if (!members) return;
+  const def = rules.def;
   for (const [member, names] of members) {
     const v = value[member];
     const name = typeof v === "number" ? names[v] : undefined;
@@ -114,10 +127,10 @@ function enumRule(def: string, value: Json, path: Path, issues: Issue[]): void {
   }
 }
 
-function memberHints(def: string, plan: SchemaPlan, value: Json, path: Path, issues: Issue[]): void {
-  const properties = plan.properties;
+function memberHints(rules: DefinitionRules, value: Json, path: Path, issues: Issue[]): void {
+  const properties = rules.plan.properties;
   if (!properties) return;
-  const hints = LEGACY_HINTS[def];
+  const hints = rules.hints;
   for (const key in value) {
     if (properties.has(key)) continue;
     const hint = hints && Object.hasOwn(hints, key) ? hints[key] : undefined;
@@ -128,11 +141,12 @@ function memberHints(def: string, plan: SchemaPlan, value: Json, path: Path, iss
   }
 }
 
-function visit(def: string, plan: SchemaPlan, value: Json, path: Path, issues: Issue[]): void {
-  oneofRule(def, value, path, issues);
-  omittedRule(def, value, path, issues);
-  enumRule(def, value, path, issues);
-  memberHints(def, plan, value, path, issues);
+function visit(rules: DefinitionRules, value: Json, path: Path, issues: Issue[]): void {
+  oneofRule(rules, value, path, issues);
+  omittedRule(rules, value, path, issues);
+  enumRule(rules, value, path, issues);
+  memberHints(rules, value, path, issues);
+  const def = rules.def;
   if (def === "AgentInterface" && typeof value.protocolVersion === "string" && !/^\d+\.\d+$/.test(value.protocolVersion)) {
     const text = `protocolVersion "${value.protocolVersion}" should be Major.Minor, such as "1.0": v1.0 versions carry no patch number.`;
     issues.push(issue(at(path, "protocolVersion"), "a2a.v1.version-format", text, "warning"));
@@ -144,20 +158,23 @@ function visit(def: string, plan: SchemaPlan, value: Json, path: Path, issues: I
   }
 }
 
-/** Each definition's plan by name, so a $ref costs one map read. */
-const DEFINITION_PLANS = new Map<string, SchemaPlan>();
+/** Each definition's plan and rules by name, so a $ref costs one map read. */
+const DEFINITION_RULES = new Map<string, DefinitionRules>();
 
-function definitionPlan(def: string): SchemaPlan | undefined {
-  let plan = DEFINITION_PLANS.get(def);
-  if (plan === undefined && Object.hasOwn(DEFS, def)) DEFINITION_PLANS.set(def, (plan = planOf(DEFS[def])));
-  return plan;
+function definitionRules(def: string): DefinitionRules | undefined {
+  let rules = DEFINITION_RULES.get(def);
+  if (rules === undefined && Object.hasOwn(DEFS, def)) {
+    rules = { def, plan: planOf(DEFS[def]), oneof: ONEOF_GROUPS[def], omittable: OMITTABLE_REQUIRED[def] ?? NO_MEMBERS, enums: ENUM_ENTRIES.get(def), hints: LEGACY_HINTS[def] };
+    DEFINITION_RULES.set(def, rules);
+  }
+  return rules;
 }
 
 function walkDefinition(def: string, value: unknown, path: Path, issues: Issue[], depth: number): void {
-  const plan = definitionPlan(def);
-  if (!plan || depth > MAX_DEPTH) return;
-  if (isJsonObject(value)) visit(def, plan, value, path, issues);
-  walkSchema(plan, value, path, issues, depth + 1);
+  const rules = definitionRules(def);
+  if (!rules || depth > MAX_DEPTH) return;
+  if (isJsonObject(value)) visit(rules, value, path, issues);
+  walkSchema(rules.plan, value, path, issues, depth + 1);
 }
 
 function walkSchema(plan: SchemaPlan, value: unknown, path: Path, issues: Issue[], depth: number): void {
@@ -205,9 +222,8 @@ function errorInfoRule(value: unknown, issues: Issue[]): void {
   }
 }
 
-/** Every v1.0 rule issue of a message of the given kind. */
-export function rulesV1(value: unknown, kind: MessageKind): Issue[] {
-  const issues: Issue[] = [];
+/** Every v1.0 rule issue of a message of the given kind, added to `issues` when given. */
+export function rulesV1(value: unknown, kind: MessageKind, issues: Issue[] = []): Issue[] {
   walkDefinition(kind.definition, value, [], issues, 0);
   if (kind.role === "error") errorInfoRule(value, issues);
   return issues;

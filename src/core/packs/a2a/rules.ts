@@ -1,31 +1,30 @@
 import { isJsonObject } from "../../json/index.ts";
 import { jsonRpcRules } from "../../validation/json-rpc.ts";
-import type { Candidate, Issue, MessageRole } from "../../validation/types.ts";
+import type { Candidate, Issue } from "../../validation/types.ts";
 import { isAllowedMethod } from "../../validation/near-miss.ts";
-import { methodOfKind } from "./catalog.ts";
+import { kindPlan, type KindPlan } from "./kind-plan.ts";
 import { rulesV1 } from "./rules-v1.ts";
-import { A2A_V01 } from "./v0-1.ts";
-import { A2A_V10 } from "./v1-0.ts";
 
 /** Protocol rules beyond the schemas, for a message classified as `chosen`. */
-
-const JSON_RPC_ROLES: ReadonlySet<MessageRole> = new Set(["request", "result", "error", "event"]);
 
 function rule(pointer: string, id: string, message: string): Issue {
   return { pointer, message, severity: "error", source: "rule", rule: id };
 }
 
-/** JSON-RPC envelope rules; a missing `jsonrpc` is reported once, and the rest still checked. */
-function envelopeRules(value: Record<string, unknown>): Issue[] {
-  if ("jsonrpc" in value) return jsonRpcRules(value);
-  const missing = rule("", "jsonrpc.version", 'The "jsonrpc" member is missing; it must be "2.0".');
-  return [missing, ...jsonRpcRules({ ...value, jsonrpc: "2.0" })];
+/** JSON-RPC envelope rules, added to `issues`; a missing `jsonrpc` is reported once, and the rest still checked. */
+function envelopeRules(value: Record<string, unknown>, issues: Issue[]): void {
+  if ("jsonrpc" in value) {
+    jsonRpcRules(value, issues);
+    return;
+  }
+  issues.push(rule("", "jsonrpc.version", 'The "jsonrpc" member is missing; it must be "2.0".'));
+  jsonRpcRules({ ...value, jsonrpc: "2.0" }, issues);
 }
 
 /** A request judged as the A2A method its name is a near miss of: the name is the first fault. */
-function methodRule(value: Record<string, unknown>, chosen: Candidate, extensions: readonly string[] | undefined): Issue | undefined {
+function methodRule(value: Record<string, unknown>, chosen: Candidate, plan: KindPlan, extensions: readonly string[] | undefined): Issue | undefined {
   const method = value.method;
-  const meant = methodOfKind(chosen.pack, chosen.kind.id)?.method;
+  const meant = plan.entry?.spec.method;
   if (typeof method !== "string" || meant === undefined || meant === method || isAllowedMethod(method, extensions)) return undefined;
   return rule("/method", "a2a.unknown-method", `${chosen.pack.label} defines no method "${method}". Did you mean "${meant}"?`);
 }
@@ -33,16 +32,16 @@ function methodRule(value: Record<string, unknown>, chosen: Candidate, extension
 export function a2aRules(value: unknown, chosen: Candidate, extensions?: readonly string[]): Issue[] {
   if (!isJsonObject(value)) return [];
   const issues: Issue[] = [];
-  const role = chosen.kind.role;
-  if (role === "request") {
-    const misnamed = methodRule(value, chosen, extensions);
+  const plan = kindPlan(chosen.pack, chosen.kind);
+  if (chosen.kind.role === "request") {
+    const misnamed = methodRule(value, chosen, plan, extensions);
     if (misnamed) issues.push(misnamed);
   }
-  if (JSON_RPC_ROLES.has(role)) issues.push(...envelopeRules(value));
+  if (plan.jsonRpc) envelopeRules(value, issues);
   // v0.1's schema does not require the id; without one the call is a notification no one answers.
-  if (chosen.pack === A2A_V01 && role === "request" && !("id" in value)) {
+  if (plan.v01Request && !("id" in value)) {
     issues.push(rule("", "a2a.request-id", "An A2A request needs an id: without one it is a notification, and A2A methods always answer."));
   }
-  if (chosen.pack === A2A_V10) issues.push(...rulesV1(value, chosen.kind));
+  if (plan.v10) rulesV1(value, chosen.kind, issues);
   return issues;
 }

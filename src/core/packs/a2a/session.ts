@@ -1,16 +1,12 @@
 import type { Candidate, FamilySession, Issue, Recognition, SessionOptions } from "../../validation/types.ts";
-import { GENERATION, methodEntryOfKind, pinning, UNPINNED, type MethodEntry, type Pinning } from "./catalog.ts";
+import { pinning, UNPINNED, type MethodEntry, type Pinning } from "./catalog.ts";
+import { kindPlan, type KindPlan } from "./kind-plan.ts";
 import { a2aNotes } from "./notes.ts";
 import { recognise } from "./recognise.ts";
 import { a2aRules } from "./rules.ts";
 
 /** Open requests remembered per batch; beyond this the oldest is forgotten. */
 const MAX_PENDING = 50_000;
-
-/** Methods that only one version has pin that version for the rest of the batch. */
-const PINNING_METHODS: ReadonlySet<string> = new Set(["agent/getAuthenticatedExtendedCard"]);
-/** Methods v0.1 and v0.2+ share: they say nothing about the dialect. */
-const SHARED_METHODS: ReadonlySet<string> = new Set(["tasks/get", "tasks/cancel", "tasks/resubscribe"]);
 
 /**
  * One batch's A2A state: which version the traffic speaks (from cards and version-specific
@@ -39,7 +35,7 @@ export class A2ASession implements FamilySession {
     return a2aRules(value, chosen, this.#context.extensions);
   }
 
-  notes(value: unknown, chosen: Candidate): string[] {
+  notes(value: unknown, chosen: Candidate): readonly string[] {
     return a2aNotes(value, chosen);
   }
 
@@ -48,14 +44,15 @@ export class A2ASession implements FamilySession {
     const id = (value as { id?: unknown }).id;
     const role = chosen.kind.role;
     if (role === "request") {
-      const entry = methodEntryOfKind(chosen.pack, chosen.kind.id);
+      const plan = kindPlan(chosen.pack, chosen.kind);
+      const entry = plan.entry;
       if (entry && (typeof id === "string" || typeof id === "number")) this.#remember(id, entry);
-      if (valid && entry) this.#pinFrom(chosen, entry.spec.method);
+      if (valid && entry) this.#pinFrom(plan);
     } else if (role === "result" || role === "error") {
       const open = this.#pending.get(id);
       if (open && (role === "error" || !open.spec.streaming)) this.#pending.delete(id);
     } else if (role === "card" && valid) {
-      this.#context.pin = pinning(chosen.pack, GENERATION.get(chosen.pack) ?? null);
+      this.#context.pin = pinning(chosen.pack, kindPlan(chosen.pack, chosen.kind).generation);
     }
   }
 
@@ -75,10 +72,10 @@ export class A2ASession implements FamilySession {
   }
 
   /** A method only one dialect has pins that dialect; one only one pack has pins the pack. */
-  #pinFrom(chosen: Candidate, method: string): void {
-    if (SHARED_METHODS.has(method)) return;
-    const generation = GENERATION.get(chosen.pack) ?? null;
-    if (PINNING_METHODS.has(method)) this.#context.pin = pinning(chosen.pack, generation);
+  #pinFrom(plan: KindPlan): void {
+    if (plan.requestPin === "none") return;
+    const generation = plan.generation;
+    if (plan.requestPin === "pack") this.#context.pin = pinning(plan.pack, generation);
     else if (this.#context.pin.generation !== generation) this.#context.pin = pinning(null, generation);
   }
 }

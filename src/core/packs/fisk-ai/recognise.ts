@@ -24,6 +24,9 @@ interface Entry {
   readonly gen1: MessageKind | null;
   readonly gen2: MessageKind | null;
   readonly idEvidence: string;
+  /** The recognitions when the message carries no evidence of its generation, with none hinted and with Gen 1 hinted; set once, below. */
+  unpinned?: Recognition;
+  gen1Leaning?: Recognition;
 }
 
 function findKind(pack: SchemaPack, id: string): MessageKind {
@@ -91,24 +94,22 @@ function gen2Evidence(kindId: string, value: Record<string, unknown>): string | 
   }
 }
 
-/** Shared-id recognitions with no evidence, built once: this is the common path. */
-const UNPINNED = new Map<string, Recognition>();
-const GEN1_LEANING = new Map<string, Recognition>();
+/** Shared-id recognitions with no evidence, built once per id: this is the common path. */
 const UNPINNED_NOTE = "nothing in the message tells Gen 1 from Gen 2; Gen 2 preferred";
 const HINT_NOTE = "earlier messages in this batch used Gen 1 ids";
-for (const [protocol, entry] of TABLE) {
+for (const entry of TABLE.values()) {
   if (entry.gen1 && entry.gen2) {
-    UNPINNED.set(protocol, {
+    entry.unpinned = {
       candidates: [candidate(FISK_AI_GEN2, entry.gen2, TOP, [entry.idEvidence, UNPINNED_NOTE]), ...gen1Pair(entry.gen1, TOP - 0.01, [entry.idEvidence, UNPINNED_NOTE])],
-    });
-    GEN1_LEANING.set(protocol, {
+    };
+    entry.gen1Leaning = {
       candidates: [...gen1Pair(entry.gen1, TOP, [entry.idEvidence, HINT_NOTE]), candidate(FISK_AI_GEN2, entry.gen2, TOP - 0.02, [entry.idEvidence, HINT_NOTE])],
-    });
+    };
   } else if (entry.gen2) {
     // An id only Gen 2 has declares the generation by itself.
-    UNPINNED.set(protocol, { candidates: [candidate(FISK_AI_GEN2, entry.gen2, TOP, [entry.idEvidence], "declared")] });
+    entry.unpinned = { candidates: [candidate(FISK_AI_GEN2, entry.gen2, TOP, [entry.idEvidence], "declared")] };
   } else if (entry.gen1) {
-    UNPINNED.set(protocol, { candidates: gen1Pair(entry.gen1, TOP, [entry.idEvidence]) });
+    entry.unpinned = { candidates: gen1Pair(entry.gen1, TOP, [entry.idEvidence]) };
   }
 }
 
@@ -127,12 +128,12 @@ function recogniseId(protocol: string, value: Record<string, unknown>, hint: Gen
       const evidence = [entry.idEvidence, why];
       return { candidates: [candidate(FISK_AI_GEN2, entry.gen2, TOP, evidence), ...gen1Pair(entry.gen1, PINNED_AWAY, evidence)] };
     }
-    return (hint === "gen1" ? GEN1_LEANING : UNPINNED).get(protocol) ?? null;
+    return (hint === "gen1" ? entry.gen1Leaning : entry.unpinned) ?? null;
   }
   if (entry.gen1 && entry.gen1.id === "event" && isJsonObject(value.block) && typeof value.block.type === "string") {
     return { candidates: gen1Pair(entry.gen1, TOP, [entry.idEvidence, `block "type" is "${value.block.type}" (the Gen 1 block discriminator)`]) };
   }
-  return UNPINNED.get(protocol) ?? null;
+  return entry.unpinned ?? null;
 }
 
 // Most values in a mixed capture are not fisk-ai: answer them without allocating.

@@ -175,8 +175,16 @@ export class CandidateFactory {
   }
 }
 
+/** By kind id (ids come from the packs, so the table stays small); null for a kind with no method. */
+const KIND_METHODS = new Map<string, string | null>();
+
 /** The method of a request or notification kind id (`tools/call:request`), undefined for other kinds. */
 export function kindMethod(kindId: string): string | undefined {
-  for (const suffix of [":request", ":notification"]) if (kindId.endsWith(suffix)) return kindId.slice(0, -suffix.length);
-  return undefined;
+  let method = KIND_METHODS.get(kindId);
+  if (method === undefined) {
+    method = null;
+    for (const suffix of [":request", ":notification"]) if (method === null && kindId.endsWith(suffix)) method = kindId.slice(0, -suffix.length);
+    KIND_METHODS.set(kindId, method);
+  }
+  return method ?? undefined;
 }

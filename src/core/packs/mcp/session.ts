@@ -16,6 +16,8 @@ const MEMBERLESS_SCORE = 0.2;
 const MEMBERLESS = "has jsonrpc but no method (as a string), result or error";
 const VERSION_TEXT = /^\d{4}-\d{2}-\d{2}$/;
 const MAX_PENDING = 10_000;
+/** Most messages have no notes; they share one empty list. */
+const NO_NOTES: readonly string[] = [];
 
 /** 2026-07-28 embeds these requests (without jsonrpc and id) in input_required results. */
 const EMBEDDED: Readonly<Record<string, string>> = {
@@ -249,9 +251,11 @@ export class McpSession implements FamilySession {
 
   check(value: unknown, chosen: Candidate, _raw: RawMessage, tools: CheckTools): Issue[] {
     if (!isJsonObject(value) || chosen.kind.role === "payload") return [];
-    let issues = jsonRpcRules(value).map((issue) => (idOptional(issue, chosen, value) ? { ...issue, severity: "warning" as const } : issue));
+    // Most messages break no JSON-RPC rule: their list is then the one to add to, with no copies made.
+    let issues = jsonRpcRules(value);
+    if (issues.length > 0) issues = issues.map((issue) => (idOptional(issue, chosen, value) ? { ...issue, severity: "warning" as const } : issue));
     // A method that is there but no string is faulted at /method by the schema; "needs a method" would only repeat it.
-    if ("method" in value) issues = issues.filter((issue) => issue.rule !== "jsonrpc.shape");
+    if ("method" in value && issues.length > 0) issues = issues.filter((issue) => issue.rule !== "jsonrpc.shape");
     const methodIssue = this.#methodRule(value.method, chosen);
     if (methodIssue) issues.unshift(methodIssue);
     const eraIssue = metaVersionRule(value.params, chosen.pack.version as McpVersion);
@@ -260,8 +264,8 @@ export class McpSession implements FamilySession {
       issues.push({ pointer: "/id", message: "A notification must not carry an id; a message with an id is a request and expects an answer.", severity: "error", source: "rule", rule: "mcp.notification-id" });
     }
     const draft = chosen.pack.draft;
-    if (chosen.kind.id === "tools/call:request") issues.push(...checkArguments(value, this.#tools, tools, draft));
-    if (chosen.kind.id === "tools/call:result" && isId(value.id)) {
+    if (chosen.kind.id === "tools/call:request" && this.#tools.size > 0) issues.push(...checkArguments(value, this.#tools, tools, draft));
+    if (chosen.kind.id === "tools/call:result" && this.#tools.size > 0 && isId(value.id)) {
       const name = this.#calls.get(value.id);
       const tool = name === undefined ? undefined : this.#tools.get(name);
       if (name !== undefined && tool) {
@@ -292,17 +296,16 @@ export class McpSession implements FamilySession {
     return [kinds.request, kinds.notification].some((k) => k !== null && this.#factory.hasIn(k, version));
   }
 
-  notes(value: unknown, chosen: Candidate): string[] {
-    if (!isJsonObject(value)) return [];
+  notes(value: unknown, chosen: Candidate): readonly string[] {
+    if (!isJsonObject(value)) return NO_NOTES;
     const result = chosen.kind.role === "payload" ? value : value.result;
-    if (!isJsonObject(result)) return [];
+    if (!isJsonObject(result)) return NO_NOTES;
+    const failed = (chosen.kind.id === "tools/call:result" || chosen.kind.id === "CallToolResult") && result.isError === true;
+    const pending = result.resultType === "input_required";
+    if (!failed && !pending) return NO_NOTES;
     const notes: string[] = [];
-    if ((chosen.kind.id === "tools/call:result" || chosen.kind.id === "CallToolResult") && result.isError === true) {
-      notes.push("The tool reported a failure (isError: true). That is a valid result: the protocol exchange succeeded even though the tool did not.");
-    }
-    if (result.resultType === "input_required") {
-      notes.push("The server needs more input before it can answer (input_required): the client retries the request with inputResponses. A step, not a failure.");
-    }
+    if (failed) notes.push("The tool reported a failure (isError: true). That is a valid result: the protocol exchange succeeded even though the tool did not.");
+    if (pending) notes.push("The server needs more input before it can answer (input_required): the client retries the request with inputResponses. A step, not a failure.");
     return notes;
   }
 
