@@ -205,6 +205,8 @@ function versionList(rivals: readonly Rival[]): string {
 
 function eraIssue(foreign: Foreign, pack: SchemaPack, kind: MessageKind): Issue {
   const message = `"${foreign.name}" is not part of ${pack.label}'s ${kind.label} (it appears in ${versionList(foreign.rivals)}).`;
+  const bridge = foreign.pointer === `/${foreign.name}` ? kind.eraBridges?.[foreign.name] : undefined;
+  if (bridge !== undefined) return { pointer: foreign.pointer, message: `${message} ${bridge}`, severity: "warning", source: "rule", rule: "era.member" };
   return { pointer: foreign.pointer, message, severity: "error", source: "rule", rule: "era.member" };
 }
 
@@ -255,7 +257,9 @@ export function withEraIssues(context: EraContext, value: unknown, pick: Candida
       if (v.pack === pick.pack || !asked.isValid(v.pack, v.kind, value)) continue;
       if (found(context, value, v.pack, v.kind).length === 0) return issues;
     }
-    extra = [...foreign.map((f) => eraIssue(f, pick.pack, pick.kind)), ...usedEraIssues(asked, value, foreign)];
+    const marked = foreign.map((f) => eraIssue(f, pick.pack, pick.kind));
+    // Members carried on purpose are no era mix: the other version's schema has nothing to say.
+    extra = marked.every((i) => i.severity === "warning") ? marked : [...marked, ...usedEraIssues(asked, value, foreign)];
   }
   const named = new Set(issues.filter((i) => i.severity === "error").map((i) => i.pointer));
   const added = extra.filter((i) => !named.has(i.pointer));

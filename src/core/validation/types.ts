@@ -40,6 +40,12 @@ export interface MessageKind {
    * that no specific kind fits, but never makes valid one that a specific kind claimed and failed.
    */
   readonly generic?: boolean;
+  /**
+   * Top-level members of another version this kind may carry on purpose, with the reason: a
+   * v0.3 card listing v1.0's supportedInterfaces for the v1.0 clients of a dual-version agent.
+   * The era check warns of them instead of calling the message invalid.
+   */
+  readonly eraBridges?: Readonly<Record<string, string>>;
 }
 
 /**

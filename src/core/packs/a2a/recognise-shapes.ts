@@ -222,6 +222,13 @@ export function cardCandidates(value: Json, pin: Pinning): Candidate[] | null {
     ? [`has name, ${skills ? "skills, " : ""}${interfaces ? "supportedInterfaces" : "url"}: an Agent Card`]
     : [`has name and ${members.join(", ")}, members only an Agent Card has, but no url: a broken Agent Card`];
   const gap = base - 0.35;
+  const declared = typeof value.protocolVersion === "string" ? value.protocolVersion : "";
+  // A v0.x card that lists supportedInterfaces besides its url (the a2a-js SDK's v0.3 card) declares its version itself.
+  if (interfaces && typeof value.url === "string" && /^0\.[23]/.test(declared)) {
+    const why = [...seen, `protocolVersion is "${declared}" beside a url; its supportedInterfaces are for v1.0 clients`];
+    const pack = declared.startsWith("0.3") ? A2A_V03 : A2A_V02;
+    return [decided(pack, KIND.card, base, why, "declared"), decided(A2A_V10, KIND.card, gap, why)];
+  }
   if (interfaces) {
     const why = [...seen, "supportedInterfaces marks the v1.0 card"];
     return [decided(A2A_V10, KIND.card, base, why), decided(A2A_V03, KIND.card, gap, why)];

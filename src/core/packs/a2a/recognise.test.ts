@@ -117,6 +117,14 @@ describe("A2A recognition of cards and bare objects", () => {
     expect(unmarked[0]!.score - unmarked[2]!.score).toBeLessThan(0.05);
   });
 
+  it("judges a v0.3 card that also lists supportedInterfaces by the protocolVersion it declares", () => {
+    const found = top({ ...card, url: "http://h/", protocolVersion: "0.3.0", supportedInterfaces: [{ url: "http://h/", protocolBinding: "JSONRPC", protocolVersion: "1.0" }] });
+    expect(names(found)[0]).toBe("a2a/v0.3.0 card");
+    expect(found[0]!.basis).toBe("declared");
+    expect(found[0]!.evidence.join(" ")).toContain('protocolVersion is "0.3.0" beside a url');
+    expect(names(top({ ...card, supportedInterfaces: [] }))[0]).toBe("a2a/v1.0 card");
+  });
+
   it("still recognises a card without skills, less surely", () => {
     const found = top({ name: "n", url: "u", version: "1", authentication: {} });
     expect(names(found)[0]).toBe("a2a/v0.1.0 card");

@@ -96,11 +96,16 @@ export function v02Definitions(options: ModelOptions): Record<string, Schema> {
   return { ...v02Model(options), ...envelopes(options) };
 }
 
+/** What a v0.3 card may carry of v1.0 on purpose: an agent serving both lists its v1.0 interfaces too (as @a2a-js/sdk does). */
+const DUAL_CARD = {
+  supportedInterfaces: "A card that serves v0.3 and v1.0 alike may list its v1.0 interfaces there for v1.0 clients; v0.3 clients read url.",
+};
+
 /** Every kind of the version, requests first. */
 export function v02Kinds(options: ModelOptions): MessageKind[] {
   const methods = "message/stream, tasks/resubscribe";
   const cards = options.v03
-    ? [kind(KIND.card, "Agent Card (v0.3, /.well-known/agent-card.json)", "AgentCard", "card")]
+    ? [{ ...kind(KIND.card, "Agent Card (v0.3, /.well-known/agent-card.json)", "AgentCard", "card"), eraBridges: DUAL_CARD }]
     : [
         kind(KIND.card, "Agent Card (v0.2.5+, with protocolVersion)", "AgentCard", "card"),
         kind(KIND.cardBefore025, "Agent Card (v0.2.0–v0.2.4, no protocolVersion)", "AgentCardBefore025", "card"),
