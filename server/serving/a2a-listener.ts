@@ -4,12 +4,12 @@
  * keep out other machines and hostile web pages (DNS rebinding, cross-site posts).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import type { Logger } from "../../src/core/env/environment.ts";
 import type { A2aAgent } from "../../src/core/serving/a2a/index.ts";
 import { restApp } from "../../src/core/serving/a2a/node/rest-app.ts";
 import { A2A_CARD_PATHS, A2A_JSONRPC_PATH, A2A_REST_PATH, answerCard, answerJsonRpc, recordRest, sendJson, type A2aFrameSink, type RouteContext } from "./a2a-routes.ts";
 import { mcpHostAllowed, mcpOriginAllowed } from "./host-policy.ts";
+import { listenLoopback } from "./loopback-server.ts";
 
 /** The SDK's Streamable HTTP figure, used for A2A bodies too. */
 export const DEFAULT_A2A_MAX_BODY = 4 * 1024 * 1024;
@@ -100,19 +100,8 @@ export async function startA2aListener(options: A2aListenerOptions): Promise<A2a
       else refuse(res, (req.url ?? "").split("?")[0] ?? "", 500, "Internal error; see Patchbay's log.");
     });
   });
-  server.on("clientError", (_error, socket) => {
-    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n{"error":{"code":400,"status":"INVALID_ARGUMENT","message":"malformed HTTP request"}}');
-    else socket.destroy();
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen({ host: "127.0.0.1", port: options.port }, () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
-  bound.port = (server.address() as AddressInfo).port;
-  server.on("error", (error) => options.logger.error("A2A listener error", { error: error.message }));
+  const listening = await listenLoopback(server, options.port, options.logger, "A2A", '{"error":{"code":400,"status":"INVALID_ARGUMENT","message":"malformed HTTP request"}}');
+  bound.port = listening.port;
   return {
     port: bound.port,
     baseUrl: `http://127.0.0.1:${bound.port}`,
@@ -120,10 +109,6 @@ export async function startA2aListener(options: A2aListenerOptions): Promise<A2a
       agent = next;
       rest = restApp({ handler: next.handler, path: A2A_REST_PATH, maxBodyBytes });
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
+    close: listening.close,
   };
 }

@@ -5,6 +5,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { A2aAgent } from "../../src/core/serving/a2a/index.ts";
+import { rawBodyOf } from "../../src/core/serving/a2a/node/rest-app.ts";
 import { HttpError } from "../http/errors.ts";
 import { readBody } from "../http/json-body.ts";
 
@@ -112,7 +113,7 @@ export async function answerJsonRpc(req: IncomingMessage, res: ServerResponse, c
   }
 }
 
-/** Records what passes through the HTTP+JSON app: the parsed body it read, and each chunk it wrote (SSE events one by one). */
+/** Records what passes through the HTTP+JSON app: the body it read, as it came, and each chunk it wrote (SSE events one by one). */
 export function recordRest(req: IncomingMessage & { body?: unknown }, res: ServerResponse, sink: A2aFrameSink, path: string): void {
   const method = req.method ?? "GET";
   const out = (chunk: unknown) => {
@@ -125,9 +126,11 @@ export function recordRest(req: IncomingMessage & { body?: unknown }, res: Serve
   };
   let inRecorded = false;
   const recordIn = () => {
-    if (inRecorded || req.body === undefined) return;
+    // Verbatim where the parser kept the bytes (a body it refused included).
+    const text = rawBodyOf(req) ?? (req.body === undefined ? undefined : JSON.stringify(req.body));
+    if (inRecorded || text === undefined) return;
     inRecorded = true;
-    sink({ direction: "in", binding: "rest", method, path, text: JSON.stringify(req.body) });
+    sink({ direction: "in", binding: "rest", method, path, text });
   };
   const write = res.write.bind(res) as (...args: unknown[]) => boolean;
   const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;

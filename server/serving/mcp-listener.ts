@@ -6,7 +6,6 @@
  * Bodies are read, checked and parsed here, so every malformed one gets a JSON-RPC error.
  */
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import type { Logger } from "../../src/core/env/environment.ts";
 import { parseJsonText } from "../../src/core/json/index.ts";
 import type { RequestBody } from "../../src/core/serving/mcp/http-sessions.ts";
@@ -14,6 +13,7 @@ import type { FrameEvent } from "../../src/core/serving/mcp/recording-transport.
 import { HttpError } from "../http/errors.ts";
 import { readBody } from "../http/json-body.ts";
 import { corsHeaders, MCP_PATH, mcpHostAllowed, mcpOriginAllowed, PREFLIGHT_HEADERS } from "./host-policy.ts";
+import { listenLoopback } from "./loopback-server.ts";
 import { writeWebResponse } from "./web-response.ts";
 
 /** The SDK's own default for Streamable HTTP bodies. */
@@ -147,26 +147,11 @@ export async function startMcpListener(options: McpListenerOptions): Promise<Mcp
     res.on("finish", () => options.logger.debug(`${req.method} ${MCP_PATH} ${res.statusCode}`));
     void handler(req, res);
   });
-  server.on("clientError", (_error, socket) => {
-    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n{"jsonrpc":"2.0","error":{"code":-32700,"message":"Parse error: malformed HTTP request"},"id":null}');
-    else socket.destroy();
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen({ host: "127.0.0.1", port: options.port }, () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
-  bound.port = (server.address() as AddressInfo).port;
-  server.on("error", (error) => options.logger.error("MCP listener error", { error: error.message }));
+  const listening = await listenLoopback(server, options.port, options.logger, "MCP", '{"jsonrpc":"2.0","error":{"code":-32700,"message":"Parse error: malformed HTTP request"},"id":null}');
+  bound.port = listening.port;
   return {
     port: bound.port,
     url: `http://127.0.0.1:${bound.port}${MCP_PATH}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
+    close: listening.close,
   };
 }

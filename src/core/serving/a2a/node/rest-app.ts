@@ -22,8 +22,13 @@ interface ExpressApp {
 }
 interface ExpressModule {
   (): ExpressApp;
-  json(options: { readonly type: readonly string[]; readonly strict: boolean; readonly limit: number }): Middleware;
+  json(options: { readonly type: readonly string[]; readonly strict: boolean; readonly limit: number; readonly verify: (req: IncomingMessage, res: ServerResponse, raw: Buffer) => void }): Middleware;
 }
+
+/** Each request's body as it came, before the JSON parser saw it, for the traffic record. */
+const rawBodies = new WeakMap<IncomingMessage, string>();
+export const rawBodyOf = (req: IncomingMessage): string | undefined => rawBodies.get(req);
+const keepRaw = (req: IncomingMessage, _res: ServerResponse, raw: Buffer): void => void rawBodies.set(req, raw.toString("utf8"));
 
 const express = createRequire(import.meta.url)("express") as ExpressModule;
 const JSON_TYPES = ["application/json", "application/a2a+json"];
@@ -77,7 +82,7 @@ export function restApp(options: RestAppOptions): (req: IncomingMessage, res: Se
     if (status === 400 || status === 415) return sendJson(res, 400, errorBody(legacy, 400, (error as Error).message));
     next(error);
   };
-  app.use(options.path, express.json({ type: JSON_TYPES, strict: false, limit: options.maxBodyBytes }), bodyErrors);
+  app.use(options.path, express.json({ type: JSON_TYPES, strict: false, limit: options.maxBodyBytes, verify: keepRaw }), bodyErrors);
   app.use(options.path, restHandler({ requestHandler: options.handler, userBuilder: UserBuilder.noAuthentication, legacyCompat: { enabled: true } }));
   const notFound: Middleware = (req, res) => {
     const message = `No HTTP+JSON route for ${req.method} ${pathOf(req)}.`;
