@@ -11,7 +11,9 @@ import { startHttpServer, type HttpApp } from "./http/app.ts";
 import { hostWithPort, isWildcardHost } from "./http/origin-policy.ts";
 import { createToken } from "./http/token.ts";
 import { createRelaySessions } from "./mcp/relay-sessions.ts";
+import { createA2aServeManager } from "./serving/a2a-serve-manager.ts";
 import { createServeManager, type McpServeManager } from "./serving/serve-manager.ts";
+import { SharedLimit } from "./serving/shared-limit.ts";
 import { createNatsServe } from "./serving/nats-serve.ts";
 import { VERSION } from "./version.ts";
 import { HOOK_PREFIX, PushReceivers } from "./relay/push-receivers.ts";
@@ -62,9 +64,13 @@ export async function startBackend(options: BackendOptions): Promise<Backend> {
   let nats: NatsServiceStatus = options.nats ?? { mode: "unavailable", message: "NATS is not configured" };
   const status = (): BackendStatus => ({ version: VERSION, workspace: options.workspace, nats });
   const mcp = createRelaySessions({ logger: options.logger });
-  const serve = createServeManager({ logger: options.logger, ...(options.approvalTimeoutMs !== undefined ? { approvalTimeoutMs: options.approvalTimeoutMs } : {}) });
+  // One limit on tool runs across the surfaces served from this console.
+  const limit = new SharedLimit();
+  const serve = createServeManager({ logger: options.logger, limit, ...(options.approvalTimeoutMs !== undefined ? { approvalTimeoutMs: options.approvalTimeoutMs } : {}) });
+  const a2aServe = createA2aServeManager({ logger: options.logger, limit });
   const natsServe = createNatsServe({
     logger: options.logger,
+    limit,
     version: VERSION,
     nats: () => {
       if (nats.mode === "unavailable" || !nats.url) return { unavailable: nats.message ?? "NATS is not configured" };
@@ -82,7 +88,7 @@ export async function startBackend(options: BackendOptions): Promise<Backend> {
     exposed: options.exposed ?? false,
     allowOrigins: options.allowOrigins ?? [],
     interfaceAddresses: options.interfaceAddresses ?? [],
-    routes: apiRoutes({ status, documents: fileDocumentStore({ root: options.workspace }), mcp, serve, natsServe, push }),
+    routes: apiRoutes({ status, documents: fileDocumentStore({ root: options.workspace }), mcp, serve, a2aServe, natsServe, push }),
     hooks: { prefix: HOOK_PREFIX, handle: (req, res, pathname) => push.handle(req, res, pathname) },
   });
   const origin = `http://${hostWithPort(isWildcardHost(host) ? "127.0.0.1" : host, app.port)}`;
@@ -99,6 +105,7 @@ export async function startBackend(options: BackendOptions): Promise<Backend> {
     // Relay sessions first: their children are stopped and their streams get `closed`.
     async close() {
       await serve.close();
+      await a2aServe.close();
       await mcp.closeAll();
       await natsServe.stop();
       await app.close();

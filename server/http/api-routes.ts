@@ -12,6 +12,8 @@ import { serveInfoRoutes } from "../serving/info-routes.ts";
 import type { McpServeManager } from "../serving/serve-manager.ts";
 import type { NatsServe } from "../serving/nats-serve.ts";
 import { natsServeRoutes } from "../serving/nats-routes.ts";
+import { a2aServeRoutes } from "../serving/a2a-serve-routes.ts";
+import type { A2aServeManager } from "../serving/a2a-serve-manager.ts";
 import { documentHttpError } from "./document-errors.ts";
 import { HttpError } from "./errors.ts";
 import type { Reply, Route, RouteRequest } from "./router.ts";
@@ -26,6 +28,7 @@ export interface ApiDeps {
   readonly serve?: McpServeManager;
   /** The fisk-ai surface over NATS; without it the /api/serve/nats routes are absent. */
   readonly natsServe?: NatsServe;
+  readonly a2aServe?: A2aServeManager;
   /** A2A push notification receivers; without it the /api/a2a/push-receivers routes are absent. */
   readonly push?: PushReceivers;
 }
@@ -116,5 +119,6 @@ export function apiRoutes(deps: ApiDeps): Route[] {
     ...(deps.push ? pushReceiverRoutes(deps.push) : []),
     ...(deps.serve ? [...serveRoutes(deps.serve), ...serveInfoRoutes({ workspace: () => deps.status().workspace })] : []),
     ...(deps.natsServe ? natsServeRoutes(deps.natsServe) : []),
+    ...(deps.a2aServe ? a2aServeRoutes(deps.a2aServe) : []),
   ];
 }

@@ -32,6 +32,8 @@ export interface A2aServingSettings {
   readonly onFrame?: A2aFrameSink;
   /** Default: the Node command runner (argv, no shell, scrubbed environment). */
   readonly runner?: CommandRunner;
+  /** Finished tasks kept for tasks/get and tasks/list; default 1,000. */
+  readonly maxFinishedTasks?: number;
 }
 
 export interface A2aServing {
@@ -74,6 +76,7 @@ export async function startA2aServing(settings: A2aServingSettings): Promise<A2a
       ...(settings.tck ? { tck: settings.tck } : {}),
       ...(settings.holdMs !== undefined ? { holdMs: settings.holdMs } : {}),
       ...(settings.approvalTimeoutMs !== undefined ? { approvalTimeoutMs: settings.approvalTimeoutMs } : {}),
+      ...(settings.maxFinishedTasks !== undefined ? { maxFinishedTasks: settings.maxFinishedTasks } : {}),
     });
   } catch (error) {
     await listener.close();

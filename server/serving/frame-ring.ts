@@ -22,7 +22,15 @@ export interface RecordedFrame {
   readonly truncated?: true;
   /** Total characters of the original text, when truncated. */
   readonly length?: number;
+  /** A2A over HTTP: the binding ("card", "jsonrpc", "rest"), HTTP method and path, and an answer's status. */
+  readonly binding?: string;
+  readonly method?: string;
+  readonly path?: string;
+  readonly status?: number;
 }
+
+/** What a surface hands the ring: an MCP or NATS frame event, or an A2A HTTP frame. */
+export type RingFrame = FrameEvent & { readonly binding?: string; readonly method?: string; readonly path?: string; readonly status?: number };
 
 export interface FramePage {
   readonly frames: RecordedFrame[];
@@ -43,7 +51,7 @@ export const MAX_PAGE = 500;
 
 /** The characters a frame holds: its text, subjects and header names and values. */
 function weight(frame: RecordedFrame): number {
-  let chars = frame.text.length + (frame.subject?.length ?? 0) + (frame.reply?.length ?? 0);
+  let chars = frame.text.length + (frame.subject?.length ?? 0) + (frame.reply?.length ?? 0) + (frame.path?.length ?? 0) + (frame.method?.length ?? 0);
   if (frame.headers) for (const [name, values] of Object.entries(frame.headers)) for (const value of values) chars += name.length + value.length;
   return chars;
 }
@@ -73,7 +81,7 @@ export class FrameRing {
     return this.#frames.length;
   }
 
-  push(frame: FrameEvent): void {
+  push(frame: RingFrame): void {
     const long = frame.text.length > this.#maxFrameChars;
     const recorded: RecordedFrame = {
       seq: ++this.#seq,
@@ -83,6 +91,10 @@ export class FrameRing {
       ...(frame.subject !== undefined ? { subject: frame.subject } : {}),
       ...(frame.reply !== undefined ? { reply: frame.reply } : {}),
       ...(frame.headers !== undefined ? { headers: frame.headers } : {}),
+      ...(frame.binding !== undefined ? { binding: frame.binding } : {}),
+      ...(frame.method !== undefined ? { method: frame.method } : {}),
+      ...(frame.path !== undefined ? { path: frame.path } : {}),
+      ...(frame.status !== undefined ? { status: frame.status } : {}),
       text: long ? frame.text.slice(0, this.#maxFrameChars) : frame.text,
       ...(long ? { truncated: true as const, length: frame.text.length } : {}),
     };

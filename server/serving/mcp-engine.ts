@@ -11,6 +11,7 @@ import type { OperatorDecider } from "../../src/core/serving/mcp/operator-approv
 import type { FrameEvent } from "../../src/core/serving/mcp/recording-transport.ts";
 import { createServingContext, type McpServingContext } from "../../src/core/serving/mcp/serving-context.ts";
 import { nodeCommandRunner } from "../../src/core/serving/node/command-runner.ts";
+import type { Semaphore } from "../../src/core/serving/semaphore.ts";
 import type { Toolkit } from "../../src/core/serving/toolkit/toolkit-types.ts";
 import { VERSION } from "../version.ts";
 import { startMcpListener } from "./mcp-listener.ts";
@@ -21,6 +22,8 @@ export interface McpServingSettings {
   readonly logger: Logger;
   readonly confirmMode?: ConfirmMode;
   readonly concurrency?: number;
+  /** A limit shared with the other surfaces; `concurrency` is then ignored. */
+  readonly semaphore?: Semaphore;
   readonly timeoutMs?: number;
   readonly fixtures?: boolean;
   readonly maxSessions?: number;
@@ -50,6 +53,7 @@ export async function startMcpServing(settings: McpServingSettings): Promise<Mcp
     version: VERSION,
     ...(settings.confirmMode ? { confirmMode: settings.confirmMode } : {}),
     ...(settings.concurrency !== undefined ? { concurrency: settings.concurrency } : {}),
+    ...(settings.semaphore ? { semaphore: settings.semaphore } : {}),
     ...(settings.timeoutMs !== undefined ? { timeoutMs: settings.timeoutMs } : {}),
     ...(settings.fixtures !== undefined ? { fixtures: settings.fixtures } : {}),
     ...(settings.approvals ? { approvals: settings.approvals } : {}),

@@ -10,6 +10,7 @@ import type { NatsAuth, NatsConnector, NatsPort } from "../../src/core/nats/port
 import { tcpConnector } from "../../src/core/nats/node/tcp-connector.ts";
 import { DEMO_TOOLKIT } from "../../src/core/serving/demo-toolkit.ts";
 import {
+  defaultConcurrency,
   engineValidator,
   startFiskServer,
   type FiskGeneration,
@@ -24,6 +25,7 @@ import { readToolkit } from "../../src/core/serving/toolkit/toolkit-read.ts";
 import type { Toolkit } from "../../src/core/serving/toolkit/toolkit-types.ts";
 import { discoverySubject, toolSubject } from "../../src/core/fisk/codec/index.ts";
 import { FrameRing } from "./frame-ring.ts";
+import type { SharedLimit } from "./shared-limit.ts";
 import { recordingNatsPort } from "./nats-frame-port.ts";
 
 /** Where the agent connects: the backend's NATS server, or why there is none. */
@@ -42,6 +44,8 @@ export interface NatsServeDeps {
   readonly version?: string;
   /** Default: the Node command runner (argv, no shell, scrubbed environment). */
   readonly runner?: CommandRunner;
+  /** The concurrency limit shared with the other served surfaces; absent, the agent keeps its own. */
+  readonly limit?: SharedLimit;
 }
 
 /** What a start may set; every field optional. */
@@ -148,6 +152,14 @@ export function createNatsServe(deps: NatsServeDeps): NatsServe {
       lastMessage = (err as Error).message;
       throw new NatsServeError(502, "nats_connect_failed", lastMessage);
     }
+    const cpuCount = deps.cpuCount ?? availableParallelism();
+    let semaphore;
+    try {
+      semaphore = deps.limit?.join("NATS", input.concurrency, defaultConcurrency(cpuCount));
+    } catch (err) {
+      await port.close().catch(() => undefined);
+      throw err;
+    }
     try {
       const server = await startFiskServer({
         port: recordingNatsPort(port, (frame) => frames.push(frame)),
@@ -155,8 +167,8 @@ export function createNatsServe(deps: NatsServeDeps): NatsServe {
         clock: systemClock(performance, Date),
         scheduler: systemScheduler(),
         random: (b) => crypto.getRandomValues(b),
-        cpuCount: deps.cpuCount ?? availableParallelism(),
-        ...(input.concurrency !== undefined ? { concurrency: input.concurrency } : {}),
+        cpuCount,
+        ...(semaphore ? { semaphore } : input.concurrency !== undefined ? { concurrency: input.concurrency } : {}),
         ...(input.generation !== undefined ? { generation: input.generation } : {}),
         ...(input.keepaliveMs !== undefined ? { keepaliveMs: input.keepaliveMs } : {}),
         ...(input.callTimeoutMs !== undefined ? { callTimeoutMs: input.callTimeoutMs } : {}),
@@ -170,6 +182,7 @@ export function createNatsServe(deps: NatsServeDeps): NatsServe {
       port.onStatus((event) => {
         if (event.type !== "closed" || running?.port !== port) return;
         running = undefined;
+        deps.limit?.leave("NATS");
         lastMessage = `the NATS connection closed${event.message ? `: ${event.message}` : ""}; start again to serve`;
         void server.stop();
       });
@@ -178,6 +191,7 @@ export function createNatsServe(deps: NatsServeDeps): NatsServe {
       deps.logger.info("serving over NATS", { agent: toolkit.name, tools: server.served.filter((e) => e.served).length });
       return status();
     } catch (err) {
+      deps.limit?.leave("NATS");
       await port.close().catch(() => undefined);
       throw new NatsServeError(400, "cannot_serve", (err as Error).message);
     }
@@ -187,6 +201,7 @@ export function createNatsServe(deps: NatsServeDeps): NatsServe {
     const current = running;
     if (!current) return status();
     running = undefined;
+    deps.limit?.leave("NATS");
     await current.server.stop();
     await current.port.close().catch((err: unknown) => deps.logger.warn("closing the agent's NATS connection failed", { message: (err as Error).message }));
     deps.logger.info("stopped serving over NATS", { agent: current.server.identity });

@@ -11,6 +11,7 @@ import { OperatorApprovals } from "../../src/core/serving/mcp/operator-approvals
 import { HttpError } from "../http/errors.ts";
 import { FrameRing } from "./frame-ring.ts";
 import type { McpServing } from "./mcp-engine.ts";
+import type { SharedLimit } from "./shared-limit.ts";
 import { parseStartOptions } from "./start-options.ts";
 
 export interface ServedToolStatus {
@@ -52,6 +53,8 @@ export interface McpServeManager {
 
 export interface ServeManagerOptions {
   readonly logger: Logger;
+  /** The concurrency limit shared with the other served surfaces; absent, MCP keeps its own. */
+  readonly limit?: SharedLimit;
   readonly now?: () => number;
   /** Test hooks for the sessions. */
   readonly maxSessions?: number;
@@ -64,7 +67,7 @@ export interface ServeManagerOptions {
 /** Time for dismissed calls to answer before their sessions close. */
 const DISMISS_GRACE_MS = 50;
 
-function listenError(error: unknown, port: number): HttpError {
+export function listenError(error: unknown, port: number): HttpError {
   const code = (error as NodeJS.ErrnoException).code;
   if (code === "EADDRINUSE") return new HttpError(409, "port_in_use", `port ${port} is already in use on 127.0.0.1; choose another port (0 picks a free one)`);
   if (code === "EACCES") return new HttpError(409, "port_denied", `permission denied to listen on port ${port}; choose a port above 1023`);
@@ -111,7 +114,11 @@ export function createServeManager(options: ServeManagerOptions): McpServeManage
     if (!current) return;
     // The dismissed calls' refusals go out before their sessions close.
     if (dismissed > 0) await new Promise<void>((resolve) => setTimeout(resolve, DISMISS_GRACE_MS));
-    await current.serving.close();
+    try {
+      await current.serving.close();
+    } finally {
+      options.limit?.leave("MCP");
+    }
     logger.info("stopped serving over MCP", { url: current.serving.url });
   }
 
@@ -127,6 +134,8 @@ export function createServeManager(options: ServeManagerOptions): McpServeManage
       try {
         // Loaded on first use: the SDK and ajv stay out of a plain `patchbay start`.
         const { startMcpServing } = await import("./mcp-engine.ts");
+        const { DEFAULT_MCP_CONCURRENCY } = await import("../../src/core/serving/mcp/serving-context.ts");
+        const semaphore = options.limit?.join("MCP", start.concurrency, DEFAULT_MCP_CONCURRENCY);
         for (const issue of issues) logger.warn(`toolkit ${issue}`);
         const serving = await startMcpServing({
           toolkit: start.toolkit ?? DEMO_TOOLKIT,
@@ -135,13 +144,14 @@ export function createServeManager(options: ServeManagerOptions): McpServeManage
           onFrame: (frame) => frames.push(frame),
           approvals,
           ...(start.confirmMode ? { confirmMode: start.confirmMode } : {}),
-          ...(start.concurrency !== undefined ? { concurrency: start.concurrency } : {}),
+          ...(semaphore ? { semaphore } : start.concurrency !== undefined ? { concurrency: start.concurrency } : {}),
           ...(start.timeoutMs !== undefined ? { timeoutMs: start.timeoutMs } : {}),
           ...(start.fixtures !== undefined ? { fixtures: start.fixtures } : {}),
           ...(options.maxSessions !== undefined ? { maxSessions: options.maxSessions } : {}),
           ...(options.idleMs !== undefined ? { idleMs: options.idleMs } : {}),
           ...(options.maxBodyBytes !== undefined ? { maxBodyBytes: options.maxBodyBytes } : {}),
         }).catch((error: unknown) => {
+          options.limit?.leave("MCP");
           throw listenError(error, start.port);
         });
         running = { serving, startedAt: now() };

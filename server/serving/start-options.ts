@@ -21,17 +21,17 @@ export interface McpStartOptions {
 
 const KNOWN = new Set(["port", "toolkit", "confirmMode", "concurrency", "timeoutMs", "fixtures"]);
 
-function invalid(message: string): HttpError {
+export function invalid(message: string): HttpError {
   return new HttpError(400, "invalid_body", message);
 }
 
-function wholeNumber(value: unknown, name: string, min: number, max: number): number | undefined {
+export function wholeNumber(value: unknown, name: string, min: number, max: number): number | undefined {
   if (value === undefined) return undefined;
   if (typeof value !== "number" || !Number.isInteger(value) || value < min || value > max) throw invalid(`"${name}" must be a whole number from ${min} to ${max}`);
   return value;
 }
 
-function issueLine(issue: ToolkitIssue): string {
+export function issueLine(issue: ToolkitIssue): string {
   return `${issue.severity} at ${issue.pointer || "(the toolkit)"}: ${issue.message}`;
 }
 

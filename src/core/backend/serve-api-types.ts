@@ -47,6 +47,32 @@ export type NatsServeStatus = NatsServing | NatsStopped;
 
 export interface NatsStartInput { readonly toolkit?: unknown; readonly concurrency?: number; readonly generation?: "gen2" | "gen1"; readonly keepaliveMs?: number; readonly callTimeoutMs?: number }
 
+/** Over A2A a confirm-tagged tool is left out (`omit`), or kept and asked about in its task (`ask`, input-required). */
+export type A2aServeConfirm = "omit" | "ask";
+export const A2A_SERVE_CONFIRMS: readonly A2aServeConfirm[] = ["omit", "ask"];
+
+export interface A2aServing {
+  readonly running: true;
+  readonly port: number;
+  readonly baseUrl: string;
+  readonly cardUrl: string;
+  readonly jsonRpcUrl: string;
+  readonly restUrl: string;
+  readonly toolkit: string;
+  readonly confirm: A2aServeConfirm;
+  readonly concurrency: number;
+  readonly timeoutMs?: number;
+  /** The tool a text-only message runs, if any. */
+  readonly defaultSkill?: string;
+  readonly startedAt: number;
+  /** Tasks running now, and tasks the agent still holds for tasks/get (finished ones included). */
+  readonly tasks: { readonly running: number; readonly kept: number };
+  readonly tools: readonly ServedTool[];
+}
+export type A2aServeStatus = { readonly running: false } | A2aServing;
+export type A2aStarted = A2aServing & { readonly issues: readonly string[] };
+export interface A2aStartInput { readonly port?: number; readonly toolkit?: unknown; readonly confirm?: A2aServeConfirm; readonly concurrency?: number; readonly timeoutMs?: number; readonly defaultSkill?: string }
+
 /** One served frame, verbatim; `in` reached the served agent, `out` left it. */
 export interface ServedFrame {
   readonly seq: number;
@@ -61,6 +87,11 @@ export interface ServedFrame {
   readonly truncated?: true;
   /** The original length, when the backend cut the text. */
   readonly length?: number;
+  /** A2A over HTTP: which binding ("card", "jsonrpc", "rest"), the HTTP method and path, and the status of an answer. */
+  readonly binding?: string;
+  readonly method?: string;
+  readonly path?: string;
+  readonly status?: number;
 }
 export interface ServedFramePage { readonly frames: readonly ServedFrame[]; readonly next: number; readonly dropped: number }
 

@@ -172,3 +172,54 @@ describe("ServeApi: approvals and info", () => {
     expect((await errorOf(bad.api.info()))?.message).toMatch(/GET \/api\/serve\/info was not understood: "stdio\.args" should be a list/);
   });
 });
+
+const A2A_RUNNING = {
+  running: true,
+  port: 40002,
+  baseUrl: "http://127.0.0.1:40002",
+  cardUrl: "http://127.0.0.1:40002/.well-known/agent-card.json",
+  jsonRpcUrl: "http://127.0.0.1:40002/a2a/jsonrpc",
+  restUrl: "http://127.0.0.1:40002/a2a/rest",
+  toolkit: "patchbay-demo",
+  confirm: "omit",
+  concurrency: 2,
+  defaultSkill: "echo",
+  startedAt: 1_700_000_000_000,
+  tasks: { running: 1, kept: 4 },
+  tools: [{ name: "echo", served: true, reason: "served" }],
+};
+
+describe("ServeApi: the A2A surface", () => {
+  it("starts with the body it is given and reads the running status, issues included", async () => {
+    const { api, seen } = fakeBackend({ "POST /api/serve/a2a/start": { body: { ...A2A_RUNNING, issues: ["warning: odd"] } } });
+    const started = await api.a2aStart({ port: 0, confirm: "ask" });
+    expect(seen[0]).toMatchObject({ method: "POST", body: { port: 0, confirm: "ask" } });
+    expect(started).toMatchObject({ running: true, cardUrl: A2A_RUNNING.cardUrl, confirm: "omit", defaultSkill: "echo", tasks: { running: 1, kept: 4 }, issues: ["warning: odd"] });
+  });
+
+  it("reads a stopped status and refuses a malformed running one, naming the field", async () => {
+    const { api } = fakeBackend({ "GET /api/serve/a2a/status": { body: { running: false } }, "POST /api/serve/a2a/stop": { body: { ...A2A_RUNNING, confirm: "maybe" } } });
+    expect(await api.a2aStatus()).toEqual({ running: false });
+    const error = await errorOf(api.a2aStop());
+    expect(error).toBeInstanceOf(BackendError);
+    expect(error?.message).toContain('"confirm" should be "omit" or "ask"');
+  });
+
+  it("refuses a card URL that is not http(s) and a start answer that says it is not running", async () => {
+    const { api } = fakeBackend({
+      "GET /api/serve/a2a/status": { body: { ...A2A_RUNNING, cardUrl: "javascript:alert(1)" } },
+      "POST /api/serve/a2a/start": { body: { running: false, issues: [] } },
+    });
+    expect((await errorOf(api.a2aStatus()))?.message).toContain('"cardUrl" should be an http(s) URL');
+    expect((await errorOf(api.a2aStart({})))?.message).toContain('"running" should be true after a start');
+  });
+
+  it("reads frames with their HTTP binding, method, path and status, and checks the cursor", async () => {
+    const frame = { seq: 1, at: 1_700_000_000_000, direction: "out", binding: "jsonrpc", method: "POST", path: "/a2a/jsonrpc", status: 200, text: "{}" };
+    const { api, seen } = fakeBackend({ "GET /api/serve/a2a/frames": { body: { frames: [frame], next: 1, dropped: 0 } } });
+    const page = await api.a2aFrames(0, 10);
+    expect(seen[0]?.url).toContain("/api/serve/a2a/frames?after=0&limit=10");
+    expect(page.frames[0]).toEqual(frame);
+    await expect(api.a2aFrames(-1)).rejects.toThrow(RangeError);
+  });
+});

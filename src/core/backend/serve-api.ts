@@ -3,64 +3,12 @@
  * and NATS surfaces, read the served traffic, answer approvals. Every answer is checked before
  * the UI sees it, so a malformed or hostile one becomes a plain error, never a half-read status.
  */
-import { isJsonObject } from "../json/index.ts";
-import { BackendError, type BackendClient } from "./backend-client.ts";
-import type { ServedTool, McpServeStatus, McpStarted, McpStartInput, EndpointCounters, NatsSubjects, NatsServeStatus, NatsStartInput, ServedFrame, ServedFramePage, PendingApproval, ServeInfo } from "./serve-api-types.ts";
-export { SERVE_CONFIRM_MODES } from "./serve-api-types.ts";
-export type { ServeConfirmMode, ServedTool, McpServing, McpServeStatus, McpStarted, McpStartInput, EndpointCounters, NatsSubjects, NatsServing, NatsStopped, NatsServeStatus, NatsStartInput, ServedFrame, ServedFramePage, PendingApproval, ServeInfo } from "./serve-api-types.ts";
+import type { BackendClient } from "./backend-client.ts";
+import { framePage, opt, Reader, servedTools } from "./serve-api-read.ts";
+import type { A2aServeStatus, A2aStarted, A2aStartInput, McpServeStatus, McpStarted, McpStartInput, EndpointCounters, NatsSubjects, NatsServeStatus, NatsStartInput, ServedFramePage, PendingApproval, ServeInfo } from "./serve-api-types.ts";
+export { A2A_SERVE_CONFIRMS, SERVE_CONFIRM_MODES } from "./serve-api-types.ts";
+export type { A2aServeConfirm, A2aServing, A2aServeStatus, A2aStarted, A2aStartInput, ServeConfirmMode, ServedTool, McpServing, McpServeStatus, McpStarted, McpStartInput, EndpointCounters, NatsSubjects, NatsServing, NatsStopped, NatsServeStatus, NatsStartInput, ServedFrame, ServedFramePage, PendingApproval, ServeInfo } from "./serve-api-types.ts";
 
-
-const MAX_ITEMS = 10_000;
-
-/** Reads one answer, naming the route and the exact place that is wrong. */
-class Reader {
-  readonly #route: string;
-  constructor(route: string) {
-    this.#route = route;
-  }
-  fail(path: string, want: string): never {
-    throw new BackendError(200, "bad_response", `the backend's answer to ${this.#route} was not understood: ${path ? `"${path.replace(/^\./, "")}"` : "the body"} should be ${want}`);
-  }
-  obj(v: unknown, path: string): Record<string, unknown> {
-    return isJsonObject(v) ? v : this.fail(path, "an object");
-  }
-  str(o: Record<string, unknown>, key: string, path: string): string {
-    const v = o[key];
-    return typeof v === "string" ? v : this.fail(`${path}.${key}`, "a string");
-  }
-  num(o: Record<string, unknown>, key: string, path: string): number {
-    const v = o[key];
-    return typeof v === "number" && Number.isFinite(v) && v >= 0 ? v : this.fail(`${path}.${key}`, "a number of 0 or more");
-  }
-  bool(o: Record<string, unknown>, key: string, path: string): boolean {
-    const v = o[key];
-    return typeof v === "boolean" ? v : this.fail(`${path}.${key}`, "true or false");
-  }
-  list<T>(o: Record<string, unknown>, key: string, path: string, item: (v: unknown, path: string) => T): T[] {
-    const v = o[key];
-    if (!Array.isArray(v) || v.length > MAX_ITEMS) this.fail(`${path}.${key}`, `a list of at most ${MAX_ITEMS} items`);
-    return v.map((x, i) => item(x, `${path}.${key}[${i}]`));
-  }
-  /** Epoch ms, sent as a number or an ISO date. */
-  time(o: Record<string, unknown>, key: string, path: string): number {
-    const v = o[key];
-    const ms = typeof v === "string" ? Date.parse(v) : v;
-    return typeof ms === "number" && Number.isFinite(ms) ? ms : this.fail(`${path}.${key}`, "a time");
-  }
-  url(o: Record<string, unknown>, key: string, path: string): string {
-    const v = this.str(o, key, path);
-    return /^https?:\/\/[^\s]+$/i.test(v) ? v : this.fail(`${path}.${key}`, "an http(s) URL");
-  }
-}
-
-const opt = <K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } => (value === undefined ? {} : ({ [key]: value } as { [P in K]: V }));
-
-function servedTools(r: Reader, o: Record<string, unknown>, key: string, path: string): ServedTool[] {
-  return r.list(o, key, path, (v, p) => {
-    const t = r.obj(v, p);
-    return { name: r.str(t, "name", p), served: r.bool(t, "served", p), reason: r.str(t, "reason", p) };
-  });
-}
 
 function mcpStatus(r: Reader, body: unknown): McpServeStatus {
   const o = r.obj(body, "");
@@ -78,6 +26,29 @@ function mcpStatus(r: Reader, body: unknown): McpServeStatus {
     startedAt: r.time(o, "startedAt", ""),
     tools: servedTools(r, o, "tools", ""),
     fixtureTools: r.list(o, "fixtureTools", "", (v, p) => (typeof v === "string" ? v : r.fail(p, "a string"))),
+  };
+}
+
+function a2aStatus(r: Reader, body: unknown): A2aServeStatus {
+  const o = r.obj(body, "");
+  if (!r.bool(o, "running", "")) return { running: false };
+  const confirm = o.confirm === "omit" || o.confirm === "ask" ? o.confirm : r.fail(".confirm", '"omit" or "ask"');
+  const tasks = r.obj(o.tasks, ".tasks");
+  return {
+    running: true,
+    port: r.num(o, "port", ""),
+    baseUrl: r.url(o, "baseUrl", ""),
+    cardUrl: r.url(o, "cardUrl", ""),
+    jsonRpcUrl: r.url(o, "jsonRpcUrl", ""),
+    restUrl: r.url(o, "restUrl", ""),
+    toolkit: r.str(o, "toolkit", ""),
+    confirm,
+    concurrency: r.num(o, "concurrency", ""),
+    ...opt("timeoutMs", o.timeoutMs === undefined ? undefined : r.num(o, "timeoutMs", "")),
+    ...opt("defaultSkill", o.defaultSkill === undefined ? undefined : r.str(o, "defaultSkill", "")),
+    startedAt: r.time(o, "startedAt", ""),
+    tasks: { running: r.num(tasks, "running", ".tasks"), kept: r.num(tasks, "kept", ".tasks") },
+    tools: servedTools(r, o, "tools", ""),
   };
 }
 
@@ -115,40 +86,6 @@ function natsStatus(r: Reader, body: unknown): NatsServeStatus {
     pending: r.num(o, "pending", ""),
     endpoints: { discovery: counters(r, endpoints.discovery, ".endpoints.discovery"), tool: counters(r, endpoints.tool, ".endpoints.tool") },
   };
-}
-
-function headers(r: Reader, v: unknown, path: string): Record<string, string[]> {
-  const o = r.obj(v, path);
-  const out: Record<string, string[]> = {};
-  for (const [name, value] of Object.entries(o)) {
-    const values = typeof value === "string" ? [value] : value;
-    if (!Array.isArray(values) || !values.every((x) => typeof x === "string")) r.fail(`${path}.${name}`, "a string or a list of strings");
-    out[name] = values as string[];
-  }
-  return out;
-}
-
-function frame(r: Reader, v: unknown, path: string): ServedFrame {
-  const o = r.obj(v, path);
-  const direction = o.direction === "in" || o.direction === "out" ? o.direction : r.fail(`${path}.direction`, '"in" or "out"');
-  const optStr = (key: string) => (o[key] === undefined ? undefined : r.str(o, key, path));
-  return {
-    seq: r.num(o, "seq", path),
-    at: r.time(o, "at", path),
-    direction,
-    ...opt("session", optStr("session")),
-    ...opt("subject", optStr("subject")),
-    ...opt("reply", optStr("reply")),
-    ...opt("headers", o.headers === undefined ? undefined : headers(r, o.headers, `${path}.headers`)),
-    text: r.str(o, "text", path),
-    ...opt("truncated", o.truncated === true ? (true as const) : undefined),
-    ...opt("length", o.length === undefined ? undefined : r.num(o, "length", path)),
-  };
-}
-
-function framePage(r: Reader, body: unknown): ServedFramePage {
-  const o = r.obj(body, "");
-  return { frames: r.list(o, "frames", "", (v, p) => frame(r, v, p)), next: r.num(o, "next", ""), dropped: r.num(o, "dropped", "") };
 }
 
 function approval(r: Reader, v: unknown, path: string): PendingApproval {
@@ -217,6 +154,27 @@ export class ServeApi {
 
   async natsFrames(after: number, limit = 500): Promise<ServedFramePage> {
     return this.#get("GET", `/serve/nats/frames?after=${cursor(after, "after")}&limit=${cursor(limit, "limit")}`, framePage);
+  }
+
+  a2aStatus(): Promise<A2aServeStatus> {
+    return this.#get("GET", "/serve/a2a/status", a2aStatus);
+  }
+
+  a2aStart(input: A2aStartInput): Promise<A2aStarted> {
+    return this.#get("POST", "/serve/a2a/start", (r, body) => {
+      const status = a2aStatus(r, body);
+      if (!status.running) return r.fail(".running", "true after a start");
+      const issues = r.list(r.obj(body, ""), "issues", "", (v, p) => (typeof v === "string" ? v : r.fail(p, "a string")));
+      return { ...status, issues };
+    }, input);
+  }
+
+  a2aStop(): Promise<A2aServeStatus> {
+    return this.#get("POST", "/serve/a2a/stop", a2aStatus, {});
+  }
+
+  async a2aFrames(after: number, limit = 500): Promise<ServedFramePage> {
+    return this.#get("GET", `/serve/a2a/frames?after=${cursor(after, "after")}&limit=${cursor(limit, "limit")}`, framePage);
   }
 
   approvals(): Promise<PendingApproval[]> {

@@ -118,6 +118,14 @@ describe("tasks while and after they run", () => {
     expect(third).toEqual({ running: 0, awaitingApproval: 0 });
   });
 
+  it("a built-in that runs past the time limit is stopped and the task fails", async () => {
+    const a = agent({ timeoutMs: 50 });
+    const t = task(await rpc(a, "SendMessage", v10([call("sleep", { seconds: 30 })]), "1.0"));
+    expect(state(t)).toBe("TASK_STATE_FAILED");
+    expect(statusText(t)).toBe("sleep did not finish within 50 ms and was stopped.");
+    expect(a.semaphore.active).toBe(0);
+  });
+
   it("closing cancels what runs and rejects new tasks", async () => {
     const a = agent();
     const id = task(await rpc(a, "SendMessage", v10([call("sleep", { seconds: 30 })], {}, { returnImmediately: true }), "1.0")).id;
@@ -128,5 +136,25 @@ describe("tasks while and after they run", () => {
     expect(statusText(after)).toBe("Canceled: patchbay-demo stopped serving.");
     const late = task(await rpc(a, "SendMessage", v10([{ text: "hi" }]), "1.0"));
     expect(statusText(late)).toBe("Not run: patchbay-demo is stopping and takes no more tasks.");
+  });
+});
+
+describe("finished tasks are kept up to a bound", () => {
+  it("with maxFinishedTasks 2, the first of three echo tasks is forgotten and the last two are found", async () => {
+    const a = agent({ maxFinishedTasks: 2 });
+    const ids: string[] = [];
+    for (const text of ["one", "two", "three"]) {
+      const t = task(await rpc(a, "message/send", v03([{ text }])));
+      expect(t).toMatchObject({ status: { state: "completed" } });
+      ids.push(t.id as string);
+    }
+    const [first, second, third] = ids;
+    expect(await rpc(a, "tasks/get", { id: first })).toMatchObject({
+      error: { code: -32001, message: `Task not found: ${first} finished and was forgotten (this agent keeps its 2 most recently finished tasks).` },
+    });
+    for (const id of [second, third]) expect(result(await rpc(a, "tasks/get", { id }))).toMatchObject({ id, status: { state: "completed" } });
+    expect(a.taskCount()).toBe(2);
+    const listed = result(await rpc(a, "ListTasks", {}, "1.0")).tasks as Json[];
+    expect(listed.map((t) => t.id).sort()).toEqual([second, third].sort());
   });
 });

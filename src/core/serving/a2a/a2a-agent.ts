@@ -4,7 +4,7 @@
  * the caller's (server/serving mounts it); everything protocol-shaped is here.
  */
 import { AgentCard } from "@a2a-js/sdk";
-import { DefaultExecutionEventBusManager, DefaultRequestHandler, InMemoryTaskStore, ResultManager, type A2ARequestHandler } from "@a2a-js/sdk/server";
+import { DefaultExecutionEventBusManager, DefaultRequestHandler, ResultManager, type A2ARequestHandler } from "@a2a-js/sdk/server";
 import type { Logger } from "../../env/environment.ts";
 import type { Scheduler } from "../../env/scheduler.ts";
 import { SchemaCompiler } from "../../schema/compiler.ts";
@@ -16,6 +16,7 @@ import { readBehaviour } from "../toolkit/behaviour-tags.ts";
 import { servedSet, type ServedEntry } from "../toolkit/served-set.ts";
 import type { ToolDef, Toolkit } from "../toolkit/toolkit-types.ts";
 import { agentCard, legacyCard } from "./a2a-card.ts";
+import { BoundedTaskStore } from "./bounded-task-store.ts";
 import { JsonRpcEndpoint } from "./jsonrpc-endpoint.ts";
 import { defaultSkillOf, type DefaultSkill } from "./message-call.ts";
 import { ServedRequestHandler } from "./served-handler.ts";
@@ -59,6 +60,8 @@ export interface A2aAgentOptions {
   readonly now?: () => string;
   /** For tests that count what runs at once; `executeTool` otherwise. */
   readonly execute?: ToolExecutor;
+  /** Finished tasks kept for tasks/get and tasks/list, the oldest-finished forgotten first; default 1,000. Live tasks are always kept. */
+  readonly maxFinishedTasks?: number;
 }
 
 export interface A2aAgent {
@@ -73,6 +76,8 @@ export interface A2aAgent {
   readonly handler: A2ARequestHandler;
   readonly executor: ToolkitExecutor;
   readonly jsonRpc: JsonRpcEndpoint;
+  /** Tasks held: every live one and the most recently finished (at most `maxFinishedTasks`). */
+  taskCount(): number;
   /** The card for a request's A2A-Version (absent: 0.3), or undefined for a version not served. */
   cardFor(version: string | undefined): Record<string, unknown> | undefined;
   /** Ends every task still running or waiting (canceled) and waits for the runs to stop. */
@@ -97,7 +102,7 @@ export function createA2aAgent(options: A2aAgentOptions): A2aAgent {
   const v03Card = legacyCard(card);
   const semaphore = options.semaphore ?? new Semaphore(options.concurrency ?? DEFAULT_A2A_CONCURRENCY);
   const buses = new DefaultExecutionEventBusManager();
-  const store = new InMemoryTaskStore();
+  const store = new BoundedTaskStore(options.maxFinishedTasks !== undefined ? { maxFinished: options.maxFinishedTasks } : {});
   const fixedHold = options.holdMs ?? 0;
   const holdMs = options.tck ? tckHold(options.tck.streamingTimeoutS, options.holdMs) : () => fixedHold;
   const executor = new ToolkitExecutor({
@@ -119,7 +124,12 @@ export function createA2aAgent(options: A2aAgentOptions): A2aAgent {
     persist: (event, context) => new ResultManager(store, context).processEvent(event),
   });
   const inner = new DefaultRequestHandler(card, store, executor, buses);
-  const handler = new ServedRequestHandler(inner, store, { isRunning: (id) => executor.isRunning(id), onMessage: (id) => executor.noteMessage(id), legacySendReturnsAtOnce: options.tck !== undefined });
+  const handler = new ServedRequestHandler(inner, store, {
+    isRunning: (id) => executor.isRunning(id),
+    onMessage: (id) => executor.noteMessage(id),
+    legacySendReturnsAtOnce: options.tck !== undefined,
+    forgotten: (id, context) => (store.wasForgotten(id, context) ? store.maxFinished : undefined),
+  });
   return {
     toolkit,
     entries,
@@ -131,6 +141,7 @@ export function createA2aAgent(options: A2aAgentOptions): A2aAgent {
     handler,
     executor,
     jsonRpc: new JsonRpcEndpoint(handler),
+    taskCount: () => store.size,
     cardFor: (version) => (version === undefined || version === "" || version === "0.3" ? v03Card : version === "1.0" ? v1Card : undefined),
     close: () => executor.close(),
   };

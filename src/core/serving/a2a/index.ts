@@ -3,6 +3,8 @@ export type { A2aAgent, A2aAgentOptions, A2aConfirm } from "./a2a-agent.ts";
 export { agentCard, callExample, DATA_MODE, legacyCard, SERVED_VERSIONS, TEXT_MODE } from "./a2a-card.ts";
 export type { CardInput, ServedVersion } from "./a2a-card.ts";
 export { approvalQuestion, readApproval } from "./approval.ts";
+export { BoundedTaskStore, DEFAULT_MAX_FINISHED_TASKS } from "./bounded-task-store.ts";
+export type { BoundedTaskStoreOptions } from "./bounded-task-store.ts";
 export { JsonRpcEndpoint } from "./jsonrpc-endpoint.ts";
 export type { JsonRpcAnswer, JsonRpcRequestInfo } from "./jsonrpc-endpoint.ts";
 export { defaultSkillOf, readCall, textArgument } from "./message-call.ts";

@@ -3,7 +3,8 @@
  * that is running a tool is kept in the task's history and answered with the task (a send) or the
  * task's own stream (a stream), so it never reaches the executor or disturbs the run. A message
  * with no parts and a negative historyLength are invalid; a canceled task cannot be canceled
- * again. And, when asked, a v0.3 send that carries no `configuration` returns at once.
+ * again. When asked, a v0.3 send that carries no `configuration` returns at once. A task the
+ * store has forgotten is not found, and the error says it finished and was forgotten.
  */
 import type {
   AgentCard,
@@ -24,7 +25,7 @@ import type {
   TaskPushNotificationConfig,
 } from "@a2a-js/sdk";
 import { TaskState } from "@a2a-js/sdk";
-import { RequestMalformedError, TaskNotCancelableError } from "@a2a-js/sdk/errors";
+import { RequestMalformedError, TaskNotCancelableError, TaskNotFoundError } from "@a2a-js/sdk/errors";
 import type { A2ARequestHandler, ServerCallContext, TaskStore } from "@a2a-js/sdk/server";
 
 /** The version the SDK assumes when a request names none. */
@@ -37,6 +38,8 @@ export interface ServedHandlerRules {
   readonly onMessage: (taskId: string) => void;
   /** A v0.3 send without `configuration` returns the task as soon as it exists. */
   readonly legacySendReturnsAtOnce: boolean;
+  /** How many finished tasks the store keeps, when it held this task and has forgotten it; undefined otherwise. */
+  readonly forgotten?: (taskId: string, context: ServerCallContext) => number | undefined;
 }
 
 function checkHistoryLength(historyLength: number | undefined): void {
@@ -57,6 +60,17 @@ export class ServedRequestHandler implements A2ARequestHandler {
     this.#inner = inner;
     this.#store = store;
     this.#rules = rules;
+  }
+
+  /** A task-not-found error for a task the store forgot, said so; any other error as it was. */
+  async #explained<T>(taskId: string | undefined, context: ServerCallContext, call: () => Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } catch (error) {
+      const kept = taskId && error instanceof TaskNotFoundError ? this.#rules.forgotten?.(taskId, context) : undefined;
+      if (kept === undefined) throw error;
+      throw new TaskNotFoundError(`Task not found: ${taskId} finished and was forgotten (this agent keeps its ${kept} most recently finished tasks).`);
+    }
   }
 
   #withDefaults(params: SendMessageRequest, context: ServerCallContext): SendMessageRequest {
@@ -85,7 +99,7 @@ export class ServedRequestHandler implements A2ARequestHandler {
     checkSend(params);
     const running = await this.#runningTask(params, context);
     if (running) return this.#inner.getTask({ id: running.id, tenant: params.tenant, historyLength: params.configuration?.historyLength }, context);
-    return this.#inner.sendMessage(this.#withDefaults(params, context), context);
+    return this.#explained(params.message?.taskId, context, () => this.#inner.sendMessage(this.#withDefaults(params, context), context));
   }
 
   async *sendMessageStream(params: SendMessageRequest, context: ServerCallContext): AsyncGenerator<StreamResponse, void, undefined> {
@@ -103,12 +117,12 @@ export class ServedRequestHandler implements A2ARequestHandler {
   }
   getTask(params: GetTaskRequest, context: ServerCallContext): Promise<Task> {
     checkHistoryLength(params.historyLength);
-    return this.#inner.getTask(params, context);
+    return this.#explained(params.id, context, () => this.#inner.getTask(params, context));
   }
   async cancelTask(params: CancelTaskRequest, context: ServerCallContext): Promise<Task> {
     const task = params.id ? await this.#store.load(params.id, context) : undefined;
     if (task?.status?.state === TaskState.TASK_STATE_CANCELED) throw new TaskNotCancelableError(`Task ${task.id} is already canceled.`);
-    return this.#inner.cancelTask(params, context);
+    return this.#explained(params.id, context, () => this.#inner.cancelTask(params, context));
   }
   listTasks(params: ListTasksRequest, context: ServerCallContext): Promise<ListTasksResponse> {
     checkHistoryLength(params.historyLength);

@@ -82,6 +82,11 @@ export class ToolkitExecutor implements AgentExecutor {
     this.#cfg = cfg;
   }
 
+  /** Tasks running a tool or waiting to start one. */
+  get runningCount(): number {
+    return this.#running.size;
+  }
+
   /** The task is running a tool (or waiting to start one), so a message cannot change it. */
   isRunning(taskId: string): boolean {
     return this.#running.has(taskId);
@@ -229,24 +234,25 @@ export class ToolkitExecutor implements AgentExecutor {
       if (holdMs === 0) sink.status(TaskState.TASK_STATE_WORKING);
       this.#cfg.logger.info(`A2A task ${sink.taskId}: running ${callArgv(tool, args) ?? `${tool.name} (built-in)`}`);
       let timedOut = false;
-      const run = new AbortController();
-      const stop = () => run.abort();
-      signal.addEventListener("abort", stop, { once: true });
       // Command tools get the limit through the runner, which stops the whole process group.
       const builtinLimit = tool.impl.kind === "builtin" ? this.#cfg.timeoutMs : undefined;
-      const cancelTimer = builtinLimit === undefined ? undefined : scheduler.after(builtinLimit, () => ((timedOut = true), run.abort()));
+      // Only a built-in's limit needs a signal of its own; otherwise the task's signal is the run's.
+      const limited = builtinLimit === undefined ? undefined : new AbortController();
+      const stop = () => limited?.abort();
+      if (limited) signal.addEventListener("abort", stop, { once: true });
+      const cancelTimer = limited && scheduler.after(builtinLimit ?? 0, () => ((timedOut = true), limited.abort()));
       let outcome: ToolRun;
       try {
         outcome = await this.#cfg.execute(tool, args, {
           scheduler,
-          signal: run.signal,
+          signal: limited?.signal ?? signal,
           onProgress: (p) => sink.status(TaskState.TASK_STATE_WORKING, progressText(p)),
           ...(this.#cfg.runner ? { runner: this.#cfg.runner } : {}),
           ...(this.#cfg.timeoutMs !== undefined ? { timeoutMs: this.#cfg.timeoutMs } : {}),
         });
       } finally {
         cancelTimer?.();
-        signal.removeEventListener("abort", stop);
+        if (limited) signal.removeEventListener("abort", stop);
       }
       if (sink.stopped) return;
       if (timedOut) return void sink.status(TaskState.TASK_STATE_FAILED, `${tool.name} did not finish within ${seconds(builtinLimit ?? 0)} and was stopped.`);

@@ -46,6 +46,8 @@ export interface FiskServeOptions {
   readonly cpuCount?: number;
   /** Tool calls in flight before the agent refuses (Gen 2) or queues (Gen 1); 1–1024. */
   readonly concurrency?: number;
+  /** A limit shared with other surfaces; `concurrency` is then ignored. */
+  readonly semaphore?: Semaphore;
   readonly keepaliveMs?: number;
   readonly callTimeoutMs?: number;
   /** Default `gen2`; `gen1` answers single replies for v0.0.x peers. */
@@ -115,7 +117,7 @@ export async function startFiskServer(options: FiskServeOptions): Promise<FiskSe
     throw new FiskServeError((err as Error).message);
   }
   const generation = options.generation ?? "gen2";
-  const concurrency = whole(options.concurrency, defaultConcurrency(options.cpuCount ?? 2), "concurrency", 1, MAX_CONCURRENCY);
+  const concurrency = options.semaphore?.limit ?? whole(options.concurrency, defaultConcurrency(options.cpuCount ?? 2), "concurrency", 1, MAX_CONCURRENCY);
   const keepaliveMs = whole(options.keepaliveMs, DEFAULT_KEEPALIVE_MS, "the keepalive interval (ms)", 1, 3_600_000);
   const callTimeoutMs = whole(options.callTimeoutMs, DEFAULT_CALL_TIMEOUT_MS, "the call timeout (ms)", 1, 3_600_000);
   const served = servedSet(toolkit, "nats");
@@ -155,7 +157,7 @@ export async function startFiskServer(options: FiskServeOptions): Promise<FiskSe
     send(to, replyBytes(to, FISK_PROTOCOLS.discoveryReply, 0, card));
   };
 
-  const semaphore = new Semaphore(concurrency);
+  const semaphore = options.semaphore ?? new Semaphore(concurrency);
   const tools = new ToolEndpoint({
     identity,
     me,

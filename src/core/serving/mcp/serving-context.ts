@@ -21,6 +21,8 @@ export interface McpServingOptions {
   readonly confirmMode?: ConfirmMode;
   /** Calls running at once across every session; default 2. Further callers wait for a slot. */
   readonly concurrency?: number;
+  /** A limit shared with other surfaces; `concurrency` is then ignored. */
+  readonly semaphore?: Semaphore;
   /** Caps every call; without it each command tool keeps its own limit. */
   readonly timeoutMs?: number;
   /** Absent where programs cannot run; command tools then refuse. */
@@ -84,7 +86,7 @@ export function createServingContext(options: McpServingOptions): McpServingCont
     fixtureTools,
     fixtures,
     confirmMode: options.confirmMode ?? "auto",
-    semaphore: new Semaphore(options.concurrency ?? DEFAULT_MCP_CONCURRENCY),
+    semaphore: options.semaphore ?? new Semaphore(options.concurrency ?? DEFAULT_MCP_CONCURRENCY),
     ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
     ...(options.runner ? { runner: options.runner } : {}),
     scheduler: options.scheduler,

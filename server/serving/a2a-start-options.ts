@@ -1,0 +1,59 @@
+/** The body of POST /api/serve/a2a/start, checked field by field. */
+import { isJsonObject } from "../../src/core/json/index.ts";
+import type { A2aConfirm } from "../../src/core/serving/a2a/index.ts";
+import { readToolkit } from "../../src/core/serving/toolkit/toolkit-read.ts";
+import { MAX_TOOL_TIMEOUT_MS, type Toolkit } from "../../src/core/serving/toolkit/toolkit-types.ts";
+import { HttpError } from "../http/errors.ts";
+import { DEFAULT_A2A_PORT } from "./a2a-routes.ts";
+import { invalid, issueLine, MAX_CONCURRENCY, wholeNumber } from "./start-options.ts";
+
+export interface A2aStartOptions {
+  readonly port: number;
+  /** Absent: the built-in demo toolkit. */
+  readonly toolkit?: Toolkit;
+  readonly confirm?: A2aConfirm;
+  readonly concurrency?: number;
+  readonly timeoutMs?: number;
+  readonly defaultSkill?: string;
+}
+
+const KNOWN = new Set(["port", "toolkit", "confirm", "concurrency", "timeoutMs", "defaultSkill"]);
+const CONFIRMS: readonly A2aConfirm[] = ["omit", "ask"];
+const MAX_NAME = 256;
+
+/** The options, plus every issue in the toolkit; a toolkit that cannot be used at all is refused with its errors. */
+export function parseA2aStartOptions(body: unknown): { readonly options: A2aStartOptions; readonly issues: string[] } {
+  if (!isJsonObject(body)) throw invalid('expected a JSON object such as {} or {"port": 0, "confirm": "ask"}');
+  const unknown = Object.keys(body).find((key) => !KNOWN.has(key));
+  if (unknown !== undefined) throw invalid(`unknown option ${JSON.stringify(unknown.slice(0, MAX_NAME))}; expected ${[...KNOWN].join(", ")}`);
+  const confirm = body.confirm;
+  if (confirm !== undefined && !CONFIRMS.includes(confirm as A2aConfirm)) {
+    throw invalid('"confirm" must be "omit" (confirm-gated tools left out) or "ask" (kept, and asked about in the task as input-required)');
+  }
+  const defaultSkill = body.defaultSkill;
+  if (defaultSkill !== undefined && (typeof defaultSkill !== "string" || defaultSkill === "" || defaultSkill.length > MAX_NAME)) {
+    throw invalid('"defaultSkill" must be the name of a served tool that takes one text argument');
+  }
+  const issues: string[] = [];
+  let toolkit: Toolkit | undefined;
+  if (body.toolkit !== undefined) {
+    const read = readToolkit(body.toolkit);
+    if (!read.toolkit) throw new HttpError(400, "invalid_toolkit", `the toolkit cannot be served: ${read.issues.map(issueLine).join("; ")}`);
+    toolkit = read.toolkit;
+    issues.push(...read.issues.map(issueLine));
+  }
+  const port = wholeNumber(body.port, "port", 0, 65_535) ?? DEFAULT_A2A_PORT;
+  const concurrency = wholeNumber(body.concurrency, "concurrency", 1, MAX_CONCURRENCY);
+  const timeoutMs = wholeNumber(body.timeoutMs, "timeoutMs", 1, MAX_TOOL_TIMEOUT_MS);
+  return {
+    options: {
+      port,
+      ...(toolkit ? { toolkit } : {}),
+      ...(confirm !== undefined ? { confirm: confirm as A2aConfirm } : {}),
+      ...(concurrency !== undefined ? { concurrency } : {}),
+      ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+      ...(typeof defaultSkill === "string" ? { defaultSkill } : {}),
+    },
+    issues,
+  };
+}
