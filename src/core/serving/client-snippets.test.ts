@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { clientSnippets } from "./client-snippets.ts";
+import { shellWords } from "../../../tests/helpers/shell-words.ts";
+import { testAgent } from "./a2a/test-harness.ts";
+import { a2aSendBody, clientSnippets } from "./client-snippets.ts";
 
 describe("clientSnippets", () => {
   it("writes a Claude Desktop config that parses back to the stdio command", () => {
@@ -17,5 +19,51 @@ describe("clientSnippets", () => {
     expect(nats[0]?.text).toBe("remote_tools:\n  - name: demo\n");
     expect(nats[1]?.text).toContain("choria.fisk-ai.tool.demo");
     expect(clientSnippets({ name: "x" })).toEqual([]);
+  });
+});
+
+describe("clientSnippets for the A2A agent", () => {
+  const a2a = { cardUrl: "http://127.0.0.1:7422/.well-known/agent-card.json", jsonRpcUrl: "http://127.0.0.1:7422/a2a/jsonrpc" };
+  const byTitle = (snippets: readonly { title: string; text: string }[], title: string) => snippets.find((s) => s.title === title)?.text ?? "";
+
+  it("names the card, the call command, a curl message/send and the A2A Inspector, only while A2A runs", () => {
+    const snippets = clientSnippets({ name: "demo", a2a: { ...a2a, echoArgument: "message" } });
+    expect(snippets.map((s) => s.title)).toEqual(["A2A Agent Card", "Patchbay, call a2a", "curl, JSON-RPC message/send (v0.3)", "A2A Inspector"]);
+    expect(byTitle(snippets, "A2A Agent Card")).toBe(a2a.cardUrl);
+    expect(byTitle(snippets, "Patchbay, call a2a")).toBe(`patchbay call a2a ${a2a.cardUrl} hello`);
+    expect(byTitle(snippets, "A2A Inspector")).toContain(`Agent URL: ${a2a.cardUrl}`);
+    expect(clientSnippets({ name: "demo", mcpUrl: "http://127.0.0.1:4000/mcp" }).some((s) => s.title.startsWith("A2A"))).toBe(false);
+  });
+
+  it("runs Patchbay the way the backend's stdio command does, when it is known", () => {
+    const stdio = { command: "/usr/bin/node", args: ["/opt/patch bay/bin/patchbay.mjs", "serve", "--stdio", "/ws/kit.json"] };
+    const text = byTitle(clientSnippets({ name: "demo", stdio, a2a }), "Patchbay, call a2a");
+    expect(text).toBe(`/usr/bin/node '/opt/patch bay/bin/patchbay.mjs' call a2a ${a2a.cardUrl} hello`);
+    expect(shellWords(text)).toEqual(["/usr/bin/node", "/opt/patch bay/bin/patchbay.mjs", "call", "a2a", a2a.cardUrl, "hello"]);
+  });
+
+  it("posts valid JSON to the JSON-RPC URL: a data part for echo when it is served, else a text part", () => {
+    const curlWords = (input: typeof a2a & { echoArgument?: string }) => shellWords(byTitle(clientSnippets({ name: "demo", a2a: input }), "curl, JSON-RPC message/send (v0.3)"));
+    const words = curlWords({ ...a2a, echoArgument: "message" });
+    expect(words.slice(0, 6)).toEqual(["curl", "-sS", a2a.jsonRpcUrl, "-H", "Content-Type: application/json", "-d"]);
+    expect(words).toHaveLength(7);
+    const body = JSON.parse(words[6] ?? "") as Record<string, unknown>;
+    expect(body).toMatchObject({ jsonrpc: "2.0", method: "message/send", params: { message: { kind: "message", role: "user", parts: [{ kind: "data", data: { skill: "echo", arguments: { message: "hello" } } }] } } });
+    const text = JSON.parse(curlWords(a2a)[6] ?? "") as { params: { message: { parts: unknown[] } } };
+    expect(text.params.message.parts).toEqual([{ kind: "text", text: "hello" }]);
+  });
+
+  it("the curl body runs echo on the real served agent, and the text one runs its default skill", async () => {
+    const agent = testAgent();
+    try {
+      for (const input of [{ ...a2a, echoArgument: "message" }, a2a]) {
+        const answer = await agent.jsonRpc.answer(a2aSendBody(input), {});
+        expect(answer.kind).toBe("json");
+        const body = (answer as { body: { result?: Record<string, unknown> } }).body;
+        expect(body.result).toMatchObject({ kind: "task", status: { state: "completed" }, artifacts: [{ parts: [{ kind: "text", text: "hello" }] }] });
+      }
+    } finally {
+      await agent.close();
+    }
   });
 });

@@ -7,6 +7,15 @@ export interface SnippetInput {
   readonly stdio?: { readonly command: string; readonly args: readonly string[] };
   /** The fisk-ai identity, when the NATS surface runs. */
   readonly identity?: string;
+  /** Where the A2A agent answers, when that surface runs. */
+  readonly a2a?: A2aSnippetInput;
+}
+
+export interface A2aSnippetInput {
+  readonly cardUrl: string;
+  readonly jsonRpcUrl: string;
+  /** The one text argument of the served `echo` skill; absent when echo is not served (the curl example sends text). */
+  readonly echoArgument?: string;
 }
 
 export interface Snippet {
@@ -17,7 +26,35 @@ export interface Snippet {
 
 const shellWord = (w: string): string => (/^[A-Za-z0-9_@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, "'\\''")}'`);
 
-/** Ready-to-paste configuration for Claude Desktop, Claude Code, the MCP Inspector and fisk-ai peers. */
+/** What the A2A examples say to the agent. */
+export const A2A_SNIPPET_TEXT = "hello";
+
+/** How the snippets run Patchbay's own command line: the stdio command up to `serve`, else `patchbay`. */
+function patchbayCommand(stdio: SnippetInput["stdio"]): string[] {
+  const at = stdio?.args.indexOf("serve") ?? -1;
+  return stdio && at >= 0 ? [stdio.command, ...stdio.args.slice(0, at)] : ["patchbay"];
+}
+
+/**
+ * A v0.3 JSON-RPC message/send (no A2A-Version header: the served agent reads it as 0.3): a data
+ * part calling echo when it is served, else a text part, which only the default skill takes.
+ */
+export function a2aSendBody(a2a: A2aSnippetInput): string {
+  const part = a2a.echoArgument !== undefined ? { kind: "data", data: { skill: "echo", arguments: { [a2a.echoArgument]: A2A_SNIPPET_TEXT } } } : { kind: "text", text: A2A_SNIPPET_TEXT };
+  return JSON.stringify({ jsonrpc: "2.0", id: 1, method: "message/send", params: { message: { kind: "message", role: "user", messageId: "patchbay-snippet-1", parts: [part] } } });
+}
+
+function a2aSnippets(a2a: A2aSnippetInput, stdio: SnippetInput["stdio"]): Snippet[] {
+  const curl = ["curl", "-sS", a2a.jsonRpcUrl, "-H", "Content-Type: application/json", "-d", a2aSendBody(a2a)].map(shellWord);
+  return [
+    { title: "A2A Agent Card", language: "text", text: a2a.cardUrl },
+    { title: "Patchbay, call a2a", language: "shell", text: [...patchbayCommand(stdio), "call", "a2a", a2a.cardUrl, A2A_SNIPPET_TEXT].map(shellWord).join(" ") },
+    { title: "curl, JSON-RPC message/send (v0.3)", language: "shell", text: `${curl.slice(0, 5).join(" ")} \\\n  ${curl.slice(5).join(" ")}` },
+    { title: "A2A Inspector", language: "text", text: `Agent URL: ${a2a.cardUrl}\n(paste it into the A2A Inspector, github.com/a2aproject/a2a-inspector, run on this machine: the agent answers on 127.0.0.1 only)` },
+  ];
+}
+
+/** Ready-to-paste configuration for Claude Desktop, Claude Code, the MCP Inspector, fisk-ai peers and A2A clients. */
 export function clientSnippets(input: SnippetInput): Snippet[] {
   const out: Snippet[] = [];
   if (input.stdio) {
@@ -39,5 +76,6 @@ export function clientSnippets(input: SnippetInput): Snippet[] {
       text: [`choria.fisk-ai.discovery.${id}  (discovery.request → one discovery.reply)`, `choria.fisk-ai.tool.${id}  (tool.request → ack, event.status…, tool.reply)`, `$SRV.INFO.${id}  (micro service info)`].join("\n"),
     });
   }
+  if (input.a2a) out.push(...a2aSnippets(input.a2a, input.stdio));
   return out;
 }

@@ -1,5 +1,5 @@
 import { BackendError } from "../../../core/backend/backend-client.ts";
-import type { McpServeStatus, McpServing, NatsServeStatus, NatsServing, PendingApproval, ServedFramePage, ServeInfo } from "../../../core/backend/serve-api.ts";
+import type { A2aServeStatus, A2aServing, McpServeStatus, McpServing, NatsServeStatus, NatsServing, PendingApproval, ServedFramePage, ServeInfo } from "../../../core/backend/serve-api.ts";
 import type { DocumentKind, DocumentStore } from "../../../core/persist/document-store.ts";
 import type { ServeApiPort } from "./serve-session.svelte.ts";
 
@@ -10,6 +10,8 @@ export class FakeServeApi implements ServeApiPort {
   nats: NatsServeStatus = { serving: false, identity: "patchbay-demo", subjects: null, served: [] };
   mcpPages: (ServedFramePage | Error)[] = [];
   natsPages: (ServedFramePage | Error)[] = [];
+  a2a: A2aServeStatus = { running: false };
+  a2aPages: (ServedFramePage | Error)[] = [];
   pending: PendingApproval[] = [];
   fail: Partial<Record<string, Error>> = {};
   infoAnswer: ServeInfo = { stdio: { command: "node", args: ["/app/bin/patchbay.mjs", "serve", "--stdio", "/ws/toolkits/kit.json"] }, workspace: "/ws" };
@@ -35,6 +37,14 @@ export class FakeServeApi implements ServeApiPort {
   natsStart = (input: object) => this.#call("natsStart", [input], () => (this.nats = RUNNING_NATS));
   natsStop = () => this.#call("natsStop", [], () => (this.nats = { serving: false, identity: "patchbay-demo", subjects: null, served: [] }));
   natsFrames = (after: number, limit?: number) => this.#call("natsFrames", [after, limit], () => page(this.natsPages.shift(), after));
+  a2aStatus = () => this.#call("a2aStatus", [], () => this.a2a);
+  a2aStart = (input: object) =>
+    this.#call("a2aStart", [input], () => {
+      this.a2a = RUNNING_A2A;
+      return { ...RUNNING_A2A, issues: [] };
+    });
+  a2aStop = () => this.#call("a2aStop", [], () => (this.a2a = { running: false }));
+  a2aFrames = (after: number, limit?: number) => this.#call("a2aFrames", [after, limit], () => page(this.a2aPages.shift(), after));
   approvals = () => this.#call("approvals", [], () => [...this.pending]);
   decide = (id: string, approve: boolean) =>
     this.#call("decide", [id, approve], () => {
@@ -80,6 +90,25 @@ export const RUNNING_NATS: NatsServing = {
   active: 0,
   pending: 0,
   endpoints: { discovery: { requests: 1, errors: 0, lastError: "" }, tool: { requests: 2, errors: 0, lastError: "" } },
+};
+
+export const RUNNING_A2A: A2aServing = {
+  running: true,
+  port: 40002,
+  baseUrl: "http://127.0.0.1:40002",
+  cardUrl: "http://127.0.0.1:40002/.well-known/agent-card.json",
+  jsonRpcUrl: "http://127.0.0.1:40002/a2a/jsonrpc",
+  restUrl: "http://127.0.0.1:40002/a2a/rest",
+  toolkit: "patchbay-demo",
+  confirm: "omit",
+  concurrency: 2,
+  defaultSkill: "echo",
+  startedAt: 1_700_000_000_000,
+  tasks: { running: 0, kept: 3 },
+  tools: [
+    { name: "echo", served: true, reason: "served" },
+    { name: "confirm", served: false, reason: "needs approval (ai:confirm), and a peer agent has no operator to ask; serve with confirm asking to keep it" },
+  ],
 };
 
 /** Lets every pending promise and microtask run. */

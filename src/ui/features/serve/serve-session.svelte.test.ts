@@ -45,6 +45,25 @@ describe("ServeSession", () => {
     expect(api.named("info")).toHaveLength(1); // already known
   });
 
+  it("while A2A runs: its card, the call command, a curl message/send to echo, the A2A Inspector; its frames reach the log", async () => {
+    const { api, wireLog, session } = setup();
+    api.a2aPages = [{ frames: [{ seq: 1, at: 1, direction: "in", binding: "jsonrpc", method: "POST", path: "/a2a/jsonrpc", text: '{"jsonrpc":"2.0","id":5,"method":"message/send"}' }], next: 1, dropped: 0 }];
+    await session.a2a.start(session.kit);
+    await settle();
+    expect(wireLog.entries()[0]).toMatchObject({ channel: "a2a-http", correlationId: "served-a2a/5" });
+    const titles = session.snippetList.map((s) => s.title);
+    expect(titles).toEqual(["A2A Agent Card", "Patchbay, call a2a", "curl, JSON-RPC message/send (v0.3)", "A2A Inspector"]);
+    expect(session.snippetList[1]?.text).toBe("patchbay call a2a http://127.0.0.1:40002/.well-known/agent-card.json hello");
+    const curl = session.snippetList[2]?.text ?? "";
+    expect(curl).toContain("http://127.0.0.1:40002/a2a/jsonrpc");
+    expect(curl).toContain('"data":{"skill":"echo","arguments":{"message":"hello"}}');
+    // The editor's echo no longer takes one text argument: the example sends text instead.
+    session.kit.text = session.kit.text.replace('"name": "echo"', '"name": "echo2"');
+    expect(session.snippetList[2]?.text).toContain('{"kind":"text","text":"hello"}');
+    await session.a2a.stop();
+    expect(session.snippetList).toEqual([]);
+  });
+
   it("says why the stdio snippets are missing when the backend cannot give the command", async () => {
     const { api, session } = setup();
     api.fail.info = new BackendError(404, "not_found", "no saved toolkit named kit");
@@ -54,7 +73,7 @@ describe("ServeSession", () => {
     expect(session.snippets.error).toBeNull();
   });
 
-  it("reads both statuses every two seconds while watched", async () => {
+  it("reads every surface's status every two seconds while watched", async () => {
     const { api, scheduler, session } = setup();
     const stop = session.watchStatus();
     await settle();
@@ -62,6 +81,7 @@ describe("ServeSession", () => {
     await settle();
     expect(api.named("mcpStatus")).toHaveLength(2);
     expect(api.named("natsStatus")).toHaveLength(2);
+    expect(api.named("a2aStatus")).toHaveLength(2);
     stop();
     scheduler.advance(10_000);
     await settle();

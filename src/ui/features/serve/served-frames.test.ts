@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import type { ServedFrame } from "../../../core/backend/serve-api.ts";
 import { manualClock, sequentialIds } from "../../../core/env/index.ts";
 import { WireLog } from "../../../core/wire/index.ts";
 import { ServedFrameRecorder } from "./served-frames.ts";
@@ -57,9 +58,76 @@ describe("ServedFrameRecorder", () => {
     const { log, recorder } = setup();
     recorder.gap("mcp", 1);
     recorder.gap("nats", 7);
-    expect(log.entries().map((e) => [e.target, e.size, e.note])).toEqual([
-      ["served mcp", 0, "1 served MCP frame was not kept by the backend before the console read it"],
-      ["served nats", 0, "7 served NATS frames were not kept by the backend before the console read them"],
+    recorder.gap("a2a", 2);
+    expect(log.entries().map((e) => [e.channel, e.target, e.size, e.note])).toEqual([
+      ["mcp", "served mcp", 0, "1 served MCP frame was not kept by the backend before the console read it"],
+      ["nats", "served nats", 0, "7 served NATS frames were not kept by the backend before the console read them"],
+      ["a2a-http", "served a2a", 0, "2 served A2A frames were not kept by the backend before the console read them"],
     ]);
+  });
+});
+
+describe("ServedFrameRecorder, A2A", () => {
+  const rpc = (extra: Partial<ServedFrame>): ServedFrame => ({ seq: 0, at: 0, direction: "in", binding: "jsonrpc", method: "POST", path: "/a2a/jsonrpc", text: "", ...extra });
+  const rest = (extra: Partial<ServedFrame>): ServedFrame => ({ seq: 0, at: 0, direction: "in", binding: "rest", method: "POST", path: "/a2a/rest/v1/message:send", text: "", ...extra });
+
+  it("records JSON-RPC frames verbatim on the A2A channel: a request and its stream's events share its id, each event its own entry", () => {
+    const { log, recorder } = setup();
+    const request = '{"jsonrpc":"2.0","id":"r1","method":"message/stream","params":{"message":{"kind":"message","parts":[]}}}';
+    recorder.a2a(rpc({ at: 1000, text: request }));
+    recorder.a2a(rpc({ at: 1000, text: '{"jsonrpc":"2.0","id":7,"method":"tasks/get","params":{"id":"t"}}' }));
+    recorder.a2a(rpc({ at: 1010, direction: "out", text: '{"jsonrpc":"2.0","id":"r1","result":{"kind":"task","id":"t1"}}' }));
+    recorder.a2a(rpc({ at: 1012, direction: "out", status: 200, text: '{"jsonrpc":"2.0","id":7,"result":{"kind":"task"}}' }));
+    recorder.a2a(rpc({ at: 1030, direction: "out", text: '{"jsonrpc":"2.0","id":"r1","result":{"kind":"status-update","final":true}}' }));
+    const [req, get, first, got, last] = log.entries();
+    expect(req).toMatchObject({ channel: "a2a-http", direction: "in", target: "served a2a POST /a2a/jsonrpc", correlationId: "served-a2a/r1", headers: { ":method": ["POST"] } });
+    expect(dec.decode(req?.bytes)).toBe(request);
+    expect(req?.decoded.method).toBe("message/stream");
+    expect(first).toMatchObject({ direction: "out", correlationId: "served-a2a/r1", rttMs: 10 });
+    expect(first?.decoded.requestMethod).toBe("message/stream");
+    expect(first?.headers).toBeUndefined();
+    expect(last).toMatchObject({ correlationId: "served-a2a/r1", rttMs: 30 });
+    expect(last?.decoded.requestMethod).toBe("message/stream");
+    expect(get?.correlationId).toBe("served-a2a/7");
+    expect(got).toMatchObject({ correlationId: "served-a2a/7", status: 200, rttMs: 12 });
+    expect(got?.decoded.requestMethod).toBe("tasks/get");
+  });
+
+  it("pairs HTTP+JSON answers with the oldest unanswered request on the same route, and a stream's events with the request that opened it", () => {
+    const { log, recorder } = setup();
+    recorder.a2a(rest({ at: 0, text: '{"message":{"text":"a"}}' }));
+    recorder.a2a(rest({ at: 5, text: '{"message":{"text":"b"}}' }));
+    recorder.a2a(rest({ at: 6, method: "GET", path: "/a2a/rest/v1/tasks/t1", text: "{}" }));
+    recorder.a2a(rest({ at: 20, direction: "out", status: 201, text: '{"task":"a"}' }));
+    recorder.a2a(rest({ at: 21, direction: "out", method: "GET", path: "/a2a/rest/v1/tasks/t1", status: 200, text: '{"id":"t1"}' }));
+    recorder.a2a(rest({ at: 30, direction: "out", status: 201, text: '{"task":"b"}' }));
+    recorder.a2a(rest({ at: 31, direction: "out", status: 201, text: '{"task":"stray"}' }));
+    recorder.a2a(rest({ at: 40, path: "/a2a/rest/v1/message:stream", text: '{"message":{}}' }));
+    recorder.a2a(rest({ at: 41, direction: "out", path: "/a2a/rest/v1/message:stream", status: 200, text: '{"task":{}}' }));
+    recorder.a2a(rest({ at: 45, direction: "out", path: "/a2a/rest/v1/message:stream", status: 200, text: '{"statusUpdate":{}}' }));
+    const e = log.entries();
+    const ids = e.map((x) => x.correlationId);
+    expect(ids[3]).toBe(ids[0]);
+    expect(ids[5]).toBe(ids[1]);
+    expect(ids[4]).toBe(ids[2]);
+    expect(new Set([ids[0], ids[1], ids[2], ids[6]]).size).toBe(4);
+    expect(ids[8]).toBe(ids[7]);
+    expect(ids[9]).toBe(ids[7]);
+    expect(ids[7]).not.toBe(ids[0]);
+    expect(e.map((x) => x.rttMs)).toEqual([undefined, undefined, undefined, 20, 15, 25, undefined, undefined, 1, 5]);
+    expect(e[2]).toMatchObject({ target: "served a2a GET /a2a/rest/v1/tasks/t1", headers: { ":method": ["GET"] } });
+    expect(e[3]).toMatchObject({ channel: "a2a-http", status: 201, target: "served a2a POST /a2a/rest/v1/message:send" });
+  });
+
+  it("gives each card read and each frame without a usable id an exchange of its own", () => {
+    const { log, recorder } = setup();
+    recorder.a2a({ seq: 1, at: 0, direction: "out", binding: "card", method: "GET", path: "/.well-known/agent-card.json", status: 200, text: '{"name":"demo"}' });
+    recorder.a2a({ seq: 2, at: 1, direction: "out", binding: "card", method: "GET", path: "/.well-known/agent-card.json", status: 200, text: '{"name":"demo"}' });
+    recorder.a2a(rpc({ text: "not json {" }));
+    recorder.a2a(rpc({ direction: "out", status: 200, text: '{"jsonrpc":"2.0","id":null,"error":{"code":-32700}}' }));
+    const e = log.entries();
+    expect(e[0]).toMatchObject({ target: "served a2a GET /.well-known/agent-card.json", status: 200, direction: "out" });
+    expect(new Set(e.map((x) => x.correlationId)).size).toBe(4);
+    expect(e[2]?.decoded.jsonError).toBeDefined();
   });
 });

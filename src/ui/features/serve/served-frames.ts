@@ -1,9 +1,14 @@
 import type { ServedFrame } from "../../../core/backend/serve-api.ts";
 import type { IdSource } from "../../../core/env/index.ts";
 import { correlationOf, exchangeKey, isResponse } from "../../../core/mcp/frame-recorder.ts";
-import type { WireLog } from "../../../core/wire/index.ts";
+import type { WireChannel, WireLog } from "../../../core/wire/index.ts";
+import { A2aFramePairing } from "./a2a-frame-pairing.ts";
 
-export type ServedSurface = "mcp" | "nats";
+export type ServedSurface = "mcp" | "nats" | "a2a";
+export const SERVED_SURFACES: readonly ServedSurface[] = ["mcp", "nats", "a2a"];
+/** Served A2A frames share the channel of the A2A workbench's own exchanges, so Traffic treats them alike. */
+const CHANNEL: Record<ServedSurface, WireChannel> = { mcp: "mcp", nats: "nats", a2a: "a2a-http" };
+const NAME: Record<ServedSurface, string> = { mcp: "MCP", nats: "NATS", a2a: "A2A" };
 
 const MAX_ASKED = 10_000;
 const encoder = new TextEncoder();
@@ -43,10 +48,12 @@ export class ServedFrameRecorder {
   readonly #ids: IdSource;
   readonly #mcpAsked = new AskedAt();
   readonly #natsAsked = new AskedAt();
+  readonly #a2a: A2aFramePairing;
 
   constructor(log: WireLog, ids: IdSource) {
     this.#log = log;
     this.#ids = ids;
+    this.#a2a = new A2aFramePairing(() => ids.next());
   }
 
   mcp(frame: ServedFrame): void {
@@ -78,27 +85,40 @@ export class ServedFrameRecorder {
     this.#record("nats", frame, `served nats ${subject}`.trimEnd(), correlationId, rttMs);
   }
 
+  /**
+   * One HTTP message body (or one SSE event) of the served A2A agent. A request carries its HTTP
+   * method as the A2A workbench's own requests do (`:method`); an answer its HTTP status.
+   */
+  a2a(frame: ServedFrame): void {
+    const { correlationId, rttMs } = this.#a2a.pair(frame);
+    const method = frame.method;
+    const headers = frame.direction === "in" && method !== undefined ? { ...frame.headers, ":method": [method] } : frame.headers;
+    const target = ["served a2a", method, frame.path].filter((w) => w !== undefined && w !== "").join(" ");
+    this.#record("a2a", { ...frame, ...(headers ? { headers } : {}) }, target, correlationId, rttMs);
+  }
+
   /** Marks where the backend dropped frames before the console read them. */
   gap(surface: ServedSurface, count: number): void {
     this.#log.record({
-      channel: surface,
+      channel: CHANNEL[surface],
       direction: "in",
-      target: surface === "mcp" ? "served mcp" : "served nats",
+      target: `served ${surface}`,
       bytes: new Uint8Array(0),
       correlationId: this.#ids.next(),
-      note: `${count} served ${surface === "mcp" ? "MCP" : "NATS"} frame${count === 1 ? " was" : "s were"} not kept by the backend before the console read ${count === 1 ? "it" : "them"}`,
+      note: `${count} served ${NAME[surface]} frame${count === 1 ? " was" : "s were"} not kept by the backend before the console read ${count === 1 ? "it" : "them"}`,
     });
   }
 
-  #record(channel: ServedSurface, frame: ServedFrame, target: string, correlationId: string, rttMs: number | undefined): void {
+  #record(surface: ServedSurface, frame: ServedFrame, target: string, correlationId: string, rttMs: number | undefined): void {
     const note = frame.truncated ? `cut by the backend: the first ${frame.text.length} of ${frame.length ?? "more"} characters` : undefined;
     this.#log.record({
-      channel,
+      channel: CHANNEL[surface],
       direction: frame.direction,
       target,
       bytes: encoder.encode(frame.text),
       correlationId,
       ...(frame.headers ? { headers: { ...frame.headers } } : {}),
+      ...(frame.status !== undefined ? { status: frame.status } : {}),
       ...(rttMs !== undefined ? { rttMs } : {}),
       ...(note !== undefined ? { note } : {}),
     });

@@ -14,7 +14,8 @@ function setup() {
   const api = new FakeServeApi();
   const log = new WireLog(manualClock());
   const scheduler = new ManualScheduler();
-  const traffic = new ServedTraffic({ mcp: (after) => api.mcpFrames(after, FRAME_PAGE), nats: (after) => api.natsFrames(after, FRAME_PAGE) }, new ServedFrameRecorder(log, sequentialIds()), scheduler);
+  const source = { mcp: (after: number) => api.mcpFrames(after, FRAME_PAGE), nats: (after: number) => api.natsFrames(after, FRAME_PAGE), a2a: (after: number) => api.a2aFrames(after, FRAME_PAGE) };
+  const traffic = new ServedTraffic(source, new ServedFrameRecorder(log, sequentialIds()), scheduler);
   return { api, log, scheduler, traffic };
 }
 
@@ -34,6 +35,30 @@ describe("ServedTraffic", () => {
     expect(api.named("mcpFrames").map((a) => a[0])).toEqual([0, 2]);
     expect(traffic.recorded.mcp).toBe(3);
     expect(api.named("natsFrames")).toHaveLength(0);
+  });
+
+  it("follows the A2A agent's frames onto the A2A channel while it runs, beside the others", async () => {
+    const { api, log, scheduler, traffic } = setup();
+    api.a2aPages = [{ frames: [frame(1, { binding: "jsonrpc", method: "POST", path: "/a2a/jsonrpc", text: '{"jsonrpc":"2.0","id":3,"method":"message/send"}' })], next: 1, dropped: 2 }];
+    traffic.watch("a2a", true);
+    await settle();
+    api.a2aPages = [{ frames: [frame(2, { direction: "out", binding: "jsonrpc", method: "POST", path: "/a2a/jsonrpc", status: 200, text: '{"jsonrpc":"2.0","id":3,"result":{}}' })], next: 2, dropped: 0 }];
+    traffic.watch("a2a", false);
+    scheduler.advance(1000);
+    await settle();
+    expect(log.entries().map((e) => [e.channel, e.target, e.correlationId ?? ""])).toEqual([
+      ["a2a-http", "served a2a", "id-1"],
+      ["a2a-http", "served a2a POST /a2a/jsonrpc", "served-a2a/3"],
+      ["a2a-http", "served a2a POST /a2a/jsonrpc", "served-a2a/3"],
+    ]);
+    expect(api.named("a2aFrames").map((a) => a[0])).toEqual([0, 1]);
+    expect([traffic.recorded.a2a, traffic.dropped.a2a, traffic.recorded.mcp]).toEqual([2, 2, 0]);
+    expect(traffic.active).toBe(false);
+    api.a2aPages = [new BackendError(404, "not_found", "no route GET /api/serve/a2a/frames")];
+    traffic.watch("a2a", true);
+    await settle();
+    expect(traffic.error.a2a).toBe("The backend does not report served A2A traffic (no route GET /api/serve/a2a/frames).");
+    traffic.close();
   });
 
   it("reads once more after a surface stops, then goes quiet", async () => {
@@ -99,6 +124,19 @@ describe("ServedTraffic after a reload", () => {
       await settle();
       expect(api.named("mcpFrames").map((a) => a[0])).toEqual([20]);
       expect(api.named("natsFrames").map((a) => a[0])).toEqual([4]);
+    } finally {
+      drafts.clear();
+    }
+  });
+
+  it("a position saved before A2A was served still counts for MCP and NATS; A2A starts from 0", async () => {
+    drafts.save(SERVED_CURSORS_DRAFT, { mcp: 9, nats: 3 });
+    try {
+      const { api, traffic } = setup();
+      for (const s of ["mcp", "nats", "a2a"] as const) traffic.watch(s, true);
+      await settle();
+      expect([api.named("mcpFrames")[0]?.[0], api.named("natsFrames")[0]?.[0], api.named("a2aFrames")[0]?.[0]]).toEqual([9, 3, 0]);
+      traffic.close();
     } finally {
       drafts.clear();
     }

@@ -1,10 +1,10 @@
 import { BackendError } from "../../../core/backend/backend-client.ts";
 import type { ServedFramePage } from "../../../core/backend/serve-api.ts";
 import type { Scheduler } from "../../../core/env/index.ts";
-import { fitsShape } from "../../../core/persist/drafts.ts";
+import { isJsonObject } from "../../../core/json/index.ts";
 import { keepDraft, SERVED_CURSORS_DRAFT } from "../../state/drafts.svelte.ts";
 import { repeat } from "./poller.ts";
-import type { ServedFrameRecorder, ServedSurface } from "./served-frames.ts";
+import { SERVED_SURFACES, type ServedFrameRecorder, type ServedSurface } from "./served-frames.ts";
 
 export type FrameSource = Record<ServedSurface, (after: number) => Promise<ServedFramePage>>;
 
@@ -21,32 +21,37 @@ interface Follow {
   cursor: number;
 }
 
+const perSurface = <T>(value: () => T): Record<ServedSurface, T> => ({ mcp: value(), nats: value(), a2a: value() });
+const NAME: Record<ServedSurface, string> = { mcp: "MCP", nats: "NATS", a2a: "A2A" };
+
 /**
- * Follows the served traffic of both surfaces into the wire log while either runs, whichever
+ * Follows the served traffic of every surface into the wire log while it runs, whichever
  * workbench is open, and says how much arrived and how much the backend dropped.
  */
 export class ServedTraffic {
-  recorded = $state<Record<ServedSurface, number>>({ mcp: 0, nats: 0 });
-  dropped = $state<Record<ServedSurface, number>>({ mcp: 0, nats: 0 });
-  error = $state<Record<ServedSurface, string | null>>({ mcp: null, nats: null });
+  recorded = $state<Record<ServedSurface, number>>(perSurface(() => 0));
+  dropped = $state<Record<ServedSurface, number>>(perSurface(() => 0));
+  error = $state<Record<ServedSurface, string | null>>(perSurface(() => null));
 
   readonly #source: FrameSource;
   readonly #recorder: ServedFrameRecorder;
   readonly #scheduler: Scheduler;
-  readonly #follow: Record<ServedSurface, Follow> = {
-    mcp: { running: false, finalRead: false, cursor: 0 },
-    nats: { running: false, finalRead: false, cursor: 0 },
-  };
+  readonly #follow: Record<ServedSurface, Follow> = perSurface(() => ({ running: false, finalRead: false, cursor: 0 }));
   #stop: (() => void) | undefined;
 
   constructor(source: FrameSource, recorder: ServedFrameRecorder, scheduler: Scheduler) {
     this.#source = source;
     this.#recorder = recorder;
     this.#scheduler = scheduler;
-    // The Traffic log comes back after a reload; where each surface was read to comes back with it.
-    const cursors = () => ({ mcp: this.#follow.mcp.cursor, nats: this.#follow.nats.cursor });
-    keepDraft(SERVED_CURSORS_DRAFT, () => (void this.recorded.mcp, void this.recorded.nats, cursors()), (d) => {
-      if (fitsShape(cursors(), d)) for (const s of ["mcp", "nats"] as const) this.#follow[s].cursor = (d as Record<ServedSurface, number>)[s];
+    // The Traffic log comes back after a reload; where each surface was read to comes back with it
+    // (each on its own, so a position saved before a surface existed still counts for the others).
+    const saved = () => Object.fromEntries(SERVED_SURFACES.map((s) => [s, this.#follow[s].cursor]));
+    keepDraft(SERVED_CURSORS_DRAFT, () => (SERVED_SURFACES.forEach((s) => void this.recorded[s]), saved()), (d) => {
+      if (!isJsonObject(d)) return;
+      for (const s of SERVED_SURFACES) {
+        const cursor = d[s];
+        if (typeof cursor === "number" && Number.isSafeInteger(cursor) && cursor >= 0) this.#follow[s].cursor = cursor;
+      }
     });
   }
 
@@ -72,13 +77,13 @@ export class ServedTraffic {
   }
 
   async #tick(): Promise<void> {
-    for (const surface of ["mcp", "nats"] as const) {
+    for (const surface of SERVED_SURFACES) {
       const follow = this.#follow[surface];
       if (!follow.running && !follow.finalRead) continue;
       follow.finalRead = false;
       await this.#read(surface, follow);
     }
-    if (!this.#follow.mcp.running && !this.#follow.nats.running && !this.#follow.mcp.finalRead && !this.#follow.nats.finalRead) this.close();
+    if (SERVED_SURFACES.every((s) => !this.#follow[s].running && !this.#follow[s].finalRead)) this.close();
   }
 
   async #read(surface: ServedSurface, follow: Follow): Promise<void> {
@@ -97,10 +102,7 @@ export class ServedTraffic {
         this.#recorder.gap(surface, answer.dropped);
         this.dropped[surface] += answer.dropped;
       }
-      for (const frame of answer.frames) {
-        if (surface === "mcp") this.#recorder.mcp(frame);
-        else this.#recorder.nats(frame);
-      }
+      for (const frame of answer.frames) this.#recorder[surface](frame);
       this.recorded[surface] += answer.frames.length;
       const moved = answer.next !== follow.cursor;
       follow.cursor = answer.next;
@@ -110,7 +112,7 @@ export class ServedTraffic {
 }
 
 function trafficError(surface: ServedSurface, err: unknown): string {
-  const name = surface === "mcp" ? "MCP" : "NATS";
+  const name = NAME[surface];
   if (err instanceof BackendError && err.status === 404) return `The backend does not report served ${name} traffic (${err.message}).`;
   return `Could not read the served ${name} traffic: ${(err as Error).message}`;
 }

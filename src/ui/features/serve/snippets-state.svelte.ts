@@ -1,4 +1,5 @@
 import type { ServeApi, ServeInfo } from "../../../core/backend/serve-api.ts";
+import type { A2aSnippetInput } from "../../../core/serving/client-snippets.ts";
 import { clientSnippets, type Snippet } from "../../../core/serving/index.ts";
 import { failure } from "./start-fields.ts";
 
@@ -7,6 +8,7 @@ export interface SnippetSubject {
   readonly name: string;
   readonly mcpUrl?: string;
   readonly identity?: string;
+  readonly a2a?: A2aSnippetInput;
 }
 
 /**

@@ -71,6 +71,13 @@ export class ToolkitState {
   readonly markers = $derived(this.result.issues.filter((i) => !i.syntax).map((i) => ({ pointer: i.pointer, message: i.message, severity: i.severity })));
   readonly mcpSet: readonly ServedEntry[] = $derived(this.toolkit ? servedSet(this.toolkit, "mcp") : []);
   readonly natsSet: readonly ServedEntry[] = $derived(this.toolkit ? servedSet(this.toolkit, "nats") : []);
+  readonly #a2aSets: { readonly omit: readonly ServedEntry[]; readonly ask: readonly ServedEntry[] } = $derived(
+    this.toolkit ? { omit: servedSet(this.toolkit, "a2a"), ask: servedSet(this.toolkit, "a2a", { askConfirm: true }) } : { omit: [], ask: [] },
+  );
+  /** The A2A served set; confirm-tagged tools stay in only when each call asks in its task. */
+  a2aSet(askConfirm: boolean): readonly ServedEntry[] {
+    return askConfirm ? this.#a2aSets.ask : this.#a2aSets.omit;
+  }
   /** The editor differs from the saved copy (what `patchbay serve --stdio` would serve). */
   readonly unsaved: boolean = $derived(this.savedAs !== null && this.text !== this.savedText);
 
