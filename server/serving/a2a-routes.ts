@@ -9,8 +9,8 @@ import { rawBodyOf } from "../../src/core/serving/a2a/node/rest-app.ts";
 import { HttpError } from "../http/errors.ts";
 import { readBody } from "../http/json-body.ts";
 
-/** Where the A2A agent listens unless told otherwise: beside the MCP endpoint's 7421. */
-export const DEFAULT_A2A_PORT = 7422;
+// Kept in the light start-options module so the help text and `patchbay start` need not load the SDK.
+export { DEFAULT_A2A_PORT } from "./a2a-start-options.ts";
 export const A2A_CARD_PATHS = ["/.well-known/agent-card.json", "/.well-known/agent.json"] as const;
 export const A2A_JSONRPC_PATH = "/a2a/jsonrpc";
 export const A2A_REST_PATH = "/a2a/rest";

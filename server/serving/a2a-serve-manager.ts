@@ -3,7 +3,7 @@
  * started and stopped through the API, its traffic kept in a frame ring for the console.
  */
 import type { Logger } from "../../src/core/env/environment.ts";
-import { DEFAULT_A2A_CONCURRENCY, type A2aConfirm } from "../../src/core/serving/a2a/index.ts";
+import type { A2aConfirm } from "../../src/core/serving/a2a/index.ts";
 import { DEMO_TOOLKIT } from "../../src/core/serving/demo-toolkit.ts";
 import { HttpError } from "../http/errors.ts";
 import type { A2aServing } from "./a2a-engine.ts";
@@ -105,8 +105,9 @@ export function createA2aServeManager(options: A2aServeManagerOptions): A2aServe
       if (busy) throw new HttpError(409, "busy", BUSY);
       busy = true;
       try {
-        // Loaded on first use: the A2A SDK and ajv stay out of a plain `patchbay start`.
+        // Loaded on first use: the A2A SDK, Express and ajv stay out of a plain `patchbay start`.
         const { startA2aServing } = await import("./a2a-engine.ts");
+        const { DEFAULT_A2A_CONCURRENCY } = await import("../../src/core/serving/a2a/a2a-agent.ts");
         const semaphore = limit.join("A2A", start.concurrency, DEFAULT_A2A_CONCURRENCY);
         let serving: A2aServing;
         try {

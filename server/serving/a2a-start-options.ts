@@ -4,8 +4,10 @@ import type { A2aConfirm } from "../../src/core/serving/a2a/index.ts";
 import { readToolkit } from "../../src/core/serving/toolkit/toolkit-read.ts";
 import { MAX_TOOL_TIMEOUT_MS, type Toolkit } from "../../src/core/serving/toolkit/toolkit-types.ts";
 import { HttpError } from "../http/errors.ts";
-import { DEFAULT_A2A_PORT } from "./a2a-routes.ts";
 import { invalid, issueLine, MAX_CONCURRENCY, wholeNumber } from "./start-options.ts";
+
+/** Where the A2A agent listens unless told otherwise: beside the MCP endpoint's 7421; 0 picks a free port. */
+export const DEFAULT_A2A_PORT = 7422;
 
 export interface A2aStartOptions {
   readonly port: number;

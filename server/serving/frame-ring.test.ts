@@ -59,5 +59,14 @@ describe("FrameRing", () => {
     ring.push({ direction: "in", subject: "c", text: "x" });
     expect(ring.after(0).frames.map((f) => f.seq)).toEqual([2]);
   });
+
+  it("keeps an A2A frame's binding, method, path and status, and counts the strings against the character bound", () => {
+    const ring = new FrameRing({ now: () => 9, maxChars: 40 });
+    ring.push({ direction: "out", binding: "jsonrpc", method: "POST", path: "/a2a/jsonrpc", status: 200, text: "{}" });
+    expect(ring.after(0).frames).toEqual([{ seq: 1, at: 9, direction: "out", binding: "jsonrpc", method: "POST", path: "/a2a/jsonrpc", status: 200, text: "{}" }]);
+    // 7 + 4 + 12 + 2 = 25 characters each: a second one overflows 40 and pushes the first out.
+    ring.push({ direction: "in", binding: "jsonrpc", method: "POST", path: "/a2a/jsonrpc", text: "{}" });
+    expect(ring.after(0).frames.map((f) => f.seq)).toEqual([2]);
+  });
 });
 

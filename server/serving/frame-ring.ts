@@ -49,9 +49,10 @@ export interface FrameRingOptions {
 
 export const MAX_PAGE = 500;
 
-/** The characters a frame holds: its text, subjects and header names and values. */
+/** The characters a frame holds: its text, subjects, A2A binding, method and path, and header names and values. */
 function weight(frame: RecordedFrame): number {
-  let chars = frame.text.length + (frame.subject?.length ?? 0) + (frame.reply?.length ?? 0) + (frame.path?.length ?? 0) + (frame.method?.length ?? 0);
+  let chars = frame.text.length + (frame.subject?.length ?? 0) + (frame.reply?.length ?? 0);
+  chars += (frame.binding?.length ?? 0) + (frame.method?.length ?? 0) + (frame.path?.length ?? 0);
   if (frame.headers) for (const [name, values] of Object.entries(frame.headers)) for (const value of values) chars += name.length + value.length;
   return chars;
 }

@@ -129,6 +129,18 @@ describe("the A2A surface through the API", () => {
   });
 });
 
+describe("the backend closing", () => {
+  it("stops the A2A agent and its port", async () => {
+    const own = await startTestBackend();
+    const res = await send({ port: own.port, method: "POST", path: "/api/serve/a2a/start", headers: { ...own.auth, "content-type": "application/json" }, body: '{"port":0}' });
+    expect(res.status, res.text).toBe(200);
+    const { cardUrl } = res.json<Running>();
+    expect((await fetch(cardUrl)).status).toBe(200);
+    await own.close();
+    await expect(fetch(cardUrl)).rejects.toThrow();
+  });
+});
+
 describe("one concurrency limit across the served surfaces", () => {
   it("a tool running over MCP takes the slot an A2A message would need; a different limit is refused", async () => {
     const mcpStart = await api("POST", "/api/serve/mcp/start", { port: 0, concurrency: 1 });
@@ -144,10 +156,12 @@ describe("one concurrency limit across the served surfaces", () => {
     const client = new Client({ name: "shared-limit-test", version: "0" });
     await client.connect(new StreamableHTTPClientTransport(new URL(mcpUrl)));
     clients.push(client);
+    expect((await api("GET", "/api/serve/mcp/status")).json<{ concurrency: number }>().concurrency).toBe(1);
     const slow = client.callTool({ name: "slow", arguments: { seconds: 3 } });
-    // The MCP call holds the one slot (its session is up once the call is in flight).
-    await expect.poll(async () => (await api("GET", "/api/serve/mcp/status")).json<{ sessions: number }>().sessions).toBe(1);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The call has reached the MCP surface (and takes the one slot as it is handled).
+    await expect
+      .poll(async () => (await api("GET", "/api/serve/mcp/frames?after=0")).json<FramePage>().frames.some((f) => f.direction === "in" && f.text.includes('"tools/call"')))
+      .toBe(true);
     const refused = await rpc(running.jsonRpcUrl, "message/send", message({ skill: "echo", arguments: { message: "no room" } }));
     const task = refused.result as { status: { state: string; message?: { parts: { text?: string }[] } } };
     expect(task.status.state).toBe("rejected");

@@ -5,7 +5,9 @@
  */
 import type { Scheduler } from "../../env/scheduler.ts";
 import type { OperatorVerdict } from "../confirm-gate.ts";
-import { APPROVAL_TIMEOUT_MS } from "./serving-context.ts";
+
+/** How long a confirm-gated call waits for the user's answer (kept here, light, so the backend loads no ajv for it). */
+export const APPROVAL_TIMEOUT_MS = 120_000;
 
 export const MAX_PENDING_APPROVALS = 100;
 /** The arguments of every waiting call together, as JSON characters. */

@@ -9,11 +9,10 @@ import { readBehaviour } from "../toolkit/behaviour-tags.ts";
 import { servedSet, type ServedEntry } from "../toolkit/served-set.ts";
 import type { ToolDef, Toolkit } from "../toolkit/toolkit-types.ts";
 import { FIXTURE_TOOLS, type FixtureTool } from "./fixtures/fixture-tools.ts";
-import type { OperatorDecider } from "./operator-approvals.ts";
+import { APPROVAL_TIMEOUT_MS, type OperatorDecider } from "./operator-approvals.ts";
 
 export const DEFAULT_MCP_CONCURRENCY = 2;
-/** How long a confirm-gated call waits for the user's answer. */
-export const APPROVAL_TIMEOUT_MS = 120_000;
+export { APPROVAL_TIMEOUT_MS };
 
 export interface McpServingOptions {
   readonly toolkit: Toolkit;
