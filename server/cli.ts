@@ -75,17 +75,29 @@ async function call(args: readonly string[], io: CliIo): Promise<number> {
     io.stdout(callUsage(io.program));
     return 0;
   }
-  if (target === "mcp" || target === "nats") return usageError(io, "patchbay call", `'call ${target}' is not available yet (it is coming in a later release); 'call a2a' is`, `${io.program} call --help`);
-  if (target !== "a2a") return usageError(io, "patchbay call", `unknown protocol '${target}' (call a2a)`, `${io.program} call --help`);
-  const { CallUsageError, parseCallA2aArgs, runCallA2a } = await import("./cli/call-a2a.ts");
-  let parsed;
+  if (target !== "mcp" && target !== "a2a" && target !== "nats") return usageError(io, "patchbay call", `unknown protocol '${target}' (call mcp, call a2a or call nats)`, `${io.program} call --help`);
+  // Each protocol's client loads only for its own call; call-a2a.ts holds the usage error all three throw.
+  const { CallUsageError } = await import("./cli/call-a2a.ts");
+  const deps = (signal: AbortSignal) => ({ stdout: io.stdout, stderr: io.stderr, env: io.env, signal });
+  let run: (signal: AbortSignal) => Promise<number>;
   try {
-    parsed = parseCallA2aArgs(rest);
+    if (target === "a2a") {
+      const { parseCallA2aArgs, runCallA2a } = await import("./cli/call-a2a.ts");
+      const parsed = parseCallA2aArgs(rest);
+      run = (signal) => runCallA2a(parsed, deps(signal));
+    } else if (target === "mcp") {
+      const { parseCallMcpArgs, runCallMcp } = await import("./cli/call-mcp.ts");
+      const parsed = parseCallMcpArgs(rest, io.env);
+      run = (signal) => runCallMcp(parsed, deps(signal));
+    } else {
+      const { parseCallNatsArgs, runCallNats } = await import("./cli/call-nats.ts");
+      const parsed = parseCallNatsArgs(rest, io.env);
+      run = (signal) => runCallNats(parsed, deps(signal));
+    }
   } catch (err) {
-    if (err instanceof CallUsageError) return usageError(io, "patchbay call a2a", err.message, `${io.program} call --help`);
+    if (err instanceof CallUsageError) return usageError(io, `patchbay call ${target}`, err.message, `${io.program} call --help`);
     throw err;
   }
-  const run = (signal: AbortSignal) => runCallA2a(parsed, { stdout: io.stdout, stderr: io.stderr, env: io.env, signal });
   return io.signal ? run(io.signal) : withProcessSignals(run);
 }
 

@@ -1,6 +1,7 @@
 import { DEFAULT_MAX_BODY, DEFAULT_PORT } from "../config.ts";
 import { DEFAULT_SERVE_PORT } from "../serving/start-options.ts";
-import { DEFAULT_A2A_PORT } from "../serving/a2a-routes.ts";
+import { DEFAULT_A2A_PORT } from "../serving/a2a-start-options.ts";
+import { DEFAULT_MCP_TIMEOUT_MS, DEFAULT_NATS_URL } from "./call-defaults.ts";
 
 /** Commands announced for later releases; named in help but refused when run. */
 export const COMING_COMMANDS = ["run"] as const;
@@ -15,7 +16,9 @@ Commands:
   validate       Classify and validate captured MCP, A2A and fisk-ai messages
   serve          Serve a toolkit (or the demo agent) to MCP clients over stdio or HTTP, or
                  as an A2A agent over HTTP
+  call mcp       Call one tool of an MCP server (a URL or a command line) and print the answer
   call a2a       Send one message to an A2A agent over HTTP and print its answer
+  call nats      Call one tool of a fisk-ai agent over NATS and print the answer
   help [command] Show help for a command
 
 Coming in later releases, not available yet: ${COMING_COMMANDS.join(", ")}.
@@ -133,17 +136,46 @@ Options:
 `;
 
 /** `patchbay call --help`. */
-export const callUsage = (prog: string): string => `Usage: ${prog} call a2a [options] <card-or-base-url> <text>
+export const callUsage = (prog: string): string => `Usage: ${prog} call mcp [options] <url | "command line"> <tool> ['<json arguments>']
+       ${prog} call mcp [options] <url | "command line"> --list
+       ${prog} call a2a [options] <card-or-base-url> <text>
+       ${prog} call nats [options] <identity> <tool> ['<json input>']
 
-Sends one message to an A2A agent over HTTP and prints its answer: the agent's direct message,
-or the task's final state and artifacts. The agent is its base URL (the card is looked for at
+Makes one request with the console's own clients, no browser, and prints the answer: the
+tool's output or the agent's reply on stdout (the raw JSON with --json), what was reached and
+how it ended on stderr. Every call exits 0 on success; 1 when the call was made but did not
+succeed, or could not be made (the outcome is named on stderr); 2 on a usage error, including
+arguments or input that are not a JSON object (nothing is started or sent then).
+
+call mcp: an MCP tool call. The server is an http(s) URL (Streamable HTTP; a server that
+answers its POST with a 4xx other than 401, 403, 413 or 429 is tried again over the legacy
+HTTP+SSE transport) or a command line in quotes, started over stdio without a shell (quoting
+as in a shell; pipes, redirections, $variables and a leading ~ are refused) and stopped when
+the call ends. The tool is looked up in tools/list and the arguments are checked against its
+inputSchema before anything is sent: an unknown tool is named with the tools the server lists,
+a refusal names each failing JSON pointer; both exit 1. The answer: its text content, then its
+structuredContent as JSON; --json prints the tools/call result as received (or a JSON-RPC
+error's code, message and data). Exit 1 when the result has isError: true, the server answers
+with a JSON-RPC error (code and message shown), the result is not a valid CallToolResult or its
+structuredContent misses the outputSchema, or the server cannot be started or reached.
+
+  --list                   Print the server's tools (name and description; --json: tools/list)
+  --json                   Print the result as JSON
+  --no-check               Send the call without listing tools or checking the arguments
+  --transport <t>          streamable-http or sse only, no fallback (URL servers)
+  -H, --header 'N: v'      Send this header with every request (repeatable; URL servers)
+  --token-env <NAME>       Send Authorization: Bearer with the value of this environment
+                           variable (URL servers; the token is never printed)
+  --timeout <ms>           Longest wait for each step: connect, tools/list, the call
+                           (default ${DEFAULT_MCP_TIMEOUT_MS})
+
+call a2a: one message to an A2A agent over HTTP; prints the agent's direct message, or the
+task's final state and artifacts. The agent is its base URL (the card is looked for at
 /.well-known/agent-card.json, then /.well-known/agent.json) or the card's own URL. The dialect
 (v0.1 "Google A2A", v0.2, v0.3, v1.0) and the binding come from the card unless chosen.
-Exits 0 on a completed task or a direct message; 1 when the task failed, was rejected or
-canceled, needs input, or the agent could not be reached or answered in time; 2 on a usage
-error. The card and the interface used are named on stderr.
+Exit 1 when the task failed, was rejected or canceled, needs input, or the agent could not be
+reached or answered in time. The card and the interface used are named on stderr.
 
-Options:
   --a2a-version <v>        Talk this dialect: 0.1, 0.2, 0.3 or 1.0 (an interface the card offers)
   --binding <b>            jsonrpc or rest (HTTP+JSON, v0.3 and v1.0)
   --stream                 Stream the answer and print each event as it arrives
@@ -155,7 +187,21 @@ Options:
   --timeout <ms>           Give up after this long, card included (default 120000); a task
                            still running then (or on Ctrl-C) is canceled on the agent
   --no-cancel              Leave a task the call gave up on running on the agent
-  -h, --help               Show this help
 
-MCP and NATS calls (call mcp, call nats) are coming in a later release.
+call nats: a fisk-ai tool.request to choria.fisk-ai.tool.<identity>, its reply set read as the
+NATS workbench reads it (Gen 1 and Gen 2 agents). Prints the tool's output; the outcome is
+named in the workbench's words. Exit 0 on "success" (an in-process tool, or a command that
+exited 0); 1 on "exit code N", "is_error", a capacity refusal, "not available", a micro error
+(400, 500), "no responders" (nothing serves the identity), an idle timeout, a cancel, or when
+the server cannot be reached.
+
+  --server <url>           NATS server, nats:// or tls:// (default env PATCHBAY_NATS_URL, else
+                           ${DEFAULT_NATS_URL}); user:password@ in the URL is used as credentials
+  --creds <file>           Authenticate with this .creds file (user JWT and NKey seed)
+  --token-env <NAME>       Authenticate with the token in this environment variable
+  --json                   Print each message of the reply set as received, one per line
+  --timeout <ms>           Longest silence between the agent's messages (default 120000; a
+                           Gen 2 agent sends a keepalive every 10 s while a tool runs)
+
+  -h, --help               Show this help
 `;

@@ -1,0 +1,91 @@
+/**
+ * A stdio MCP server started by this process, as a transport for core's McpConnection: the relay's
+ * own stdio peer (argv without a shell, its own process group, SIGTERM then SIGKILL on close)
+ * with each stdout line handed on as a message, as the backend relay hands them to the page.
+ */
+import type { McpConnection } from "../../src/core/mcp/connection.ts";
+import { preview } from "../../src/core/mcp/relay-api.ts";
+import { RelayError } from "../../src/core/mcp/relay-error.ts";
+import { HttpError } from "../http/errors.ts";
+import type { Peer } from "./relay-peer.ts";
+import type { StdioSpec } from "./session-spec.ts";
+import { startStdio } from "./stdio-relay.ts";
+
+type Transport = Parameters<McpConnection["connect"]>[0];
+type Message = Parameters<Transport["send"]>[0];
+
+const MAX_STDERR_LINES = 50;
+
+function isJsonRpc(value: unknown): value is Message {
+  return typeof value === "object" && value !== null && !Array.isArray(value) && (value as { jsonrpc?: unknown }).jsonrpc === "2.0";
+}
+
+export class StdioClientTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: Message) => void;
+
+  readonly #spec: StdioSpec;
+  #peer: Peer | undefined;
+  #closed = false;
+  /** Why the process ended, when it ended on its own; McpConnection names a failed connect by it. */
+  closedReason: string | undefined;
+  /** The last lines the server wrote to stderr, to show when it fails. */
+  readonly stderrLines: string[] = [];
+
+  constructor(spec: StdioSpec) {
+    this.#spec = spec;
+  }
+
+  async start(): Promise<void> {
+    try {
+      this.#peer = await startStdio(this.#spec, {
+        emit: (event) => {
+          if (event.type === "message") this.#message(event.text);
+          else if (event.type === "stderr") {
+            this.stderrLines.push(event.text);
+            if (this.stderrLines.length > MAX_STDERR_LINES) this.stderrLines.shift();
+          } else if (event.type === "error") this.onerror?.(new RelayError(event.step, event.message));
+        },
+        closed: (reason) => {
+          this.closedReason ??= reason;
+          this.#finish();
+        },
+      });
+    } catch (error) {
+      // The relay reports a failed spawn as a 502 for the page; here it is the spawn step.
+      if (error instanceof HttpError) throw new RelayError("spawn", error.message);
+      throw error;
+    }
+  }
+
+  #message(text: string): void {
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      this.onerror?.(new RelayError("protocol", `the server process wrote a line to stdout that is not JSON-RPC: ${preview(text)}`));
+      return;
+    }
+    for (const one of Array.isArray(value) ? (value as unknown[]) : [value]) {
+      if (isJsonRpc(one)) this.onmessage?.(one);
+      else this.onerror?.(new RelayError("protocol", `server sent a message that is not valid JSON-RPC 2.0: ${preview(JSON.stringify(one) ?? text)}`));
+    }
+  }
+
+  async send(message: Message): Promise<void> {
+    if (!this.#peer || this.#closed) throw new RelayError("send", "the server process is not running");
+    await this.#peer.send(Buffer.from(JSON.stringify(message), "utf8"));
+  }
+
+  async close(): Promise<void> {
+    await this.#peer?.close();
+    this.#finish();
+  }
+
+  #finish(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.onclose?.();
+  }
+}
