@@ -1,10 +1,8 @@
 /** The body of POST /api/serve/a2a/start, checked field by field. */
 import { isJsonObject } from "../../src/core/json/index.ts";
 import type { A2aConfirm } from "../../src/core/serving/a2a/index.ts";
-import { readToolkit } from "../../src/core/serving/toolkit/toolkit-read.ts";
 import { MAX_TOOL_TIMEOUT_MS, type Toolkit } from "../../src/core/serving/toolkit/toolkit-types.ts";
-import { HttpError } from "../http/errors.ts";
-import { invalid, issueLine, MAX_CONCURRENCY, wholeNumber } from "./start-options.ts";
+import { invalid, MAX_CONCURRENCY, startToolkit, wholeNumber } from "./start-options.ts";
 
 /** Where the A2A agent listens unless told otherwise: beside the MCP endpoint's 7421; 0 picks a free port. */
 export const DEFAULT_A2A_PORT = 7422;
@@ -36,14 +34,7 @@ export function parseA2aStartOptions(body: unknown): { readonly options: A2aStar
   if (defaultSkill !== undefined && (typeof defaultSkill !== "string" || defaultSkill === "" || defaultSkill.length > MAX_NAME)) {
     throw invalid('"defaultSkill" must be the name of a served tool that takes one text argument');
   }
-  const issues: string[] = [];
-  let toolkit: Toolkit | undefined;
-  if (body.toolkit !== undefined) {
-    const read = readToolkit(body.toolkit);
-    if (!read.toolkit) throw new HttpError(400, "invalid_toolkit", `the toolkit cannot be served: ${read.issues.map(issueLine).join("; ")}`);
-    toolkit = read.toolkit;
-    issues.push(...read.issues.map(issueLine));
-  }
+  const { toolkit, issues } = startToolkit(body.toolkit);
   const port = wholeNumber(body.port, "port", 0, 65_535) ?? DEFAULT_A2A_PORT;
   const concurrency = wholeNumber(body.concurrency, "concurrency", 1, MAX_CONCURRENCY);
   const timeoutMs = wholeNumber(body.timeoutMs, "timeoutMs", 1, MAX_TOOL_TIMEOUT_MS);

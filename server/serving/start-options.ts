@@ -35,6 +35,14 @@ export function issueLine(issue: ToolkitIssue): string {
   return `${issue.severity} at ${issue.pointer || "(the toolkit)"}: ${issue.message}`;
 }
 
+/** A start body's toolkit (absent: none) and its issues as lines; one that cannot be used at all is refused with its errors named. */
+export function startToolkit(raw: unknown): { readonly toolkit?: Toolkit; readonly issues: string[] } {
+  if (raw === undefined) return { issues: [] };
+  const read = readToolkit(raw);
+  if (!read.toolkit) throw new HttpError(400, "invalid_toolkit", `the toolkit cannot be served: ${read.issues.map(issueLine).join("; ")}`);
+  return { toolkit: read.toolkit, issues: read.issues.map(issueLine) };
+}
+
 /**
  * The options, plus every issue in the toolkit. A toolkit that cannot be used at all is refused
  * with its errors named; otherwise a tool with errors is left out and the rest are served.
@@ -46,14 +54,7 @@ export function parseStartOptions(body: unknown): { readonly options: McpStartOp
   const confirmMode = body.confirmMode;
   if (confirmMode !== undefined && !CONFIRM_MODES.includes(confirmMode as ConfirmMode)) throw invalid(`"confirmMode" must be one of ${CONFIRM_MODES.join(", ")}`);
   if (body.fixtures !== undefined && typeof body.fixtures !== "boolean") throw invalid('"fixtures" must be true or false');
-  const issues: string[] = [];
-  let toolkit: Toolkit | undefined;
-  if (body.toolkit !== undefined) {
-    const read = readToolkit(body.toolkit);
-    if (!read.toolkit) throw new HttpError(400, "invalid_toolkit", `the toolkit cannot be served: ${read.issues.map(issueLine).join("; ")}`);
-    toolkit = read.toolkit;
-    issues.push(...read.issues.map(issueLine));
-  }
+  const { toolkit, issues } = startToolkit(body.toolkit);
   const port = wholeNumber(body.port, "port", 0, 65_535) ?? DEFAULT_SERVE_PORT;
   const concurrency = wholeNumber(body.concurrency, "concurrency", 1, MAX_CONCURRENCY);
   const timeoutMs = wholeNumber(body.timeoutMs, "timeoutMs", 1, MAX_TOOL_TIMEOUT_MS);
