@@ -9,14 +9,8 @@ import { HttpError } from "../http/errors.ts";
 import type { A2aServing } from "./a2a-engine.ts";
 import { parseA2aStartOptions } from "./a2a-start-options.ts";
 import { FrameRing } from "./frame-ring.ts";
-import { listenError } from "./serve-manager.ts";
+import { listenError, type ServedToolStatus } from "./serve-manager.ts";
 import type { SharedLimit } from "./shared-limit.ts";
-
-export interface ServedToolStatus {
-  readonly name: string;
-  readonly served: boolean;
-  readonly reason: string;
-}
 
 export type A2aServeStatus =
   | { readonly running: false }
