@@ -17,6 +17,8 @@ import { SharedLimit } from "./serving/shared-limit.ts";
 import { createNatsServe } from "./serving/nats-serve.ts";
 import { VERSION } from "./version.ts";
 import { HOOK_PREFIX, PushReceivers } from "./relay/push-receivers.ts";
+import { RunManager } from "./harness/run-manager.ts";
+import { nodeExecutors } from "./harness/node-executors.ts";
 
 export interface BackendOptions {
   readonly workspace: string;
@@ -78,6 +80,7 @@ export async function startBackend(options: BackendOptions): Promise<Backend> {
     },
   });
   const push = new PushReceivers();
+  const harness = new RunManager({ executors: () => nodeExecutors(), newId: () => crypto.randomUUID() });
   const app = await startHttpServer({
     token,
     logger: options.logger,
@@ -88,7 +91,7 @@ export async function startBackend(options: BackendOptions): Promise<Backend> {
     exposed: options.exposed ?? false,
     allowOrigins: options.allowOrigins ?? [],
     interfaceAddresses: options.interfaceAddresses ?? [],
-    routes: apiRoutes({ status, documents: fileDocumentStore({ root: options.workspace }), mcp, serve, a2aServe, natsServe, push }),
+    routes: apiRoutes({ status, documents: fileDocumentStore({ root: options.workspace }), mcp, serve, a2aServe, natsServe, push, harness }),
     hooks: { prefix: HOOK_PREFIX, handle: (req, res, pathname) => push.handle(req, res, pathname) },
   });
   const origin = `http://${hostWithPort(isWildcardHost(host) ? "127.0.0.1" : host, app.port)}`;
@@ -104,6 +107,7 @@ export async function startBackend(options: BackendOptions): Promise<Backend> {
     },
     // Relay sessions first: their children are stopped and their streams get `closed`.
     async close() {
+      harness.close();
       await serve.close();
       await a2aServe.close();
       await mcp.closeAll();

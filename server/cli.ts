@@ -8,8 +8,9 @@ import type { Readable, Writable } from "node:stream";
 import { pathToFileURL } from "node:url";
 import { ConfigError, parseStartConfig } from "./config.ts";
 import { runStart } from "./cli/start.ts";
+import { nodeExecutors } from "./harness/node-executors.ts";
 import { entryPath, programName } from "./cli/program.ts";
-import { callUsage, COMING_COMMANDS, mainUsage, serveUsage, startUsage, validateUsage } from "./cli/usage.ts";
+import { callUsage, mainUsage, runUsage, serveUsage, startUsage, validateUsage } from "./cli/usage.ts";
 import { lineLogger, type LogLevel } from "./log.ts";
 import type { NatsServerOptions } from "./nats/managed-nats.ts";
 import { findPackageRoot } from "./paths.ts";
@@ -76,14 +77,14 @@ async function call(args: readonly string[], io: CliIo): Promise<number> {
     return 0;
   }
   if (target !== "mcp" && target !== "a2a" && target !== "nats") return usageError(io, "patchbay call", `unknown protocol '${target}' (call mcp, call a2a or call nats)`, `${io.program} call --help`);
-  // Each protocol's client loads only for its own call; call-a2a.ts holds the usage error all three throw.
-  const { CallUsageError } = await import("./cli/call-a2a.ts");
+  // Each protocol's client loads only for its own call; call-options.ts holds the usage error all three throw.
+  const { CallUsageError } = await import("./cli/call-options.ts");
   const deps = (signal: AbortSignal) => ({ stdout: io.stdout, stderr: io.stderr, env: io.env, signal });
   let run: (signal: AbortSignal) => Promise<number>;
   try {
     if (target === "a2a") {
       const { parseCallA2aArgs, runCallA2a } = await import("./cli/call-a2a.ts");
-      const parsed = parseCallA2aArgs(rest);
+      const parsed = parseCallA2aArgs(rest, io.env);
       run = (signal) => runCallA2a(parsed, deps(signal));
     } else if (target === "mcp") {
       const { parseCallMcpArgs, runCallMcp } = await import("./cli/call-mcp.ts");
@@ -138,8 +139,24 @@ function usageError(io: CliIo, scope: string, message: string, help: string): nu
   return 2;
 }
 
-function notYet(io: CliIo, command: string): number {
-  return usageError(io, "patchbay", `'${command}' is not available yet (it is coming in a later release)`, `${io.program} --help`);
+async function runCommand(args: readonly string[], io: CliIo): Promise<number> {
+  if (args.some((a) => HELP.has(a))) {
+    io.stdout(runUsage(io.program));
+    return 0;
+  }
+  // The runner and each protocol's client load only for this command, not for `start`.
+  const { parseRunArgs, runRun } = await import("./cli/run.ts");
+  const { CallUsageError } = await import("./cli/call-options.ts");
+  let parsed;
+  try {
+    parsed = parseRunArgs(args, io.env.PATCHBAY_WORKSPACE?.trim() || `${io.home}/.patchbay`);
+  } catch (err) {
+    if (err instanceof CallUsageError) return usageError(io, "patchbay run", err.message, `${io.program} run --help`);
+    throw err;
+  }
+  // The executors load each protocol's client only when a step of it runs.
+  const run = (signal: AbortSignal) => runRun(parsed, { stdout: io.stdout, stderr: io.stderr, env: io.env, cwd: io.cwd, signal, program: io.program, executors: async () => nodeExecutors() });
+  return io.signal ? run(io.signal) : withProcessSignals(run);
 }
 
 /** Wire SIGINT/SIGTERM to an AbortSignal for the duration of `run`. */
@@ -198,7 +215,7 @@ async function dispatch(argv: readonly string[], io: CliIo): Promise<number> {
     else if (topic === "validate") io.stdout(validateUsage(io.program));
     else if (topic === "serve") io.stdout(serveUsage(io.program, entryPath(process.argv[1])));
     else if (topic === "call") io.stdout(callUsage(io.program));
-    else if ((COMING_COMMANDS as readonly string[]).includes(topic)) return notYet(io, topic);
+    else if (topic === "run") io.stdout(runUsage(io.program));
     else return usageError(io, "patchbay", `unknown command '${topic}'`, `${io.program} --help`);
     return 0;
   }
@@ -206,7 +223,7 @@ async function dispatch(argv: readonly string[], io: CliIo): Promise<number> {
   if (command === "validate") return validate(rest, io);
   if (command === "serve") return serve(rest, io);
   if (command === "call") return call(rest, io);
-  if ((COMING_COMMANDS as readonly string[]).includes(command)) return notYet(io, command);
+  if (command === "run") return runCommand(rest, io);
   if (command.startsWith("-")) return usageError(io, "patchbay", `unknown option '${command}'`, `${io.program} --help`);
   return usageError(io, "patchbay", `unknown command '${command}'`, `${io.program} --help`);
 }

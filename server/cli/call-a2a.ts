@@ -7,7 +7,9 @@
 import { randomUUID } from "node:crypto";
 import { DIALECTS, partsText, sendOneMessage, type AnswerFrame, type Binding, type Dialect, type TaskRecord } from "../../src/core/a2a/index.ts";
 
-export class CallUsageError extends Error {}
+import { addHeader, CallUsageError, needs, parseTimeout, tokenFromEnv } from "./call-options.ts";
+
+export { CallUsageError };
 
 export interface CallA2aArgs {
   readonly card: string;
@@ -31,9 +33,8 @@ export interface CallDeps {
   readonly fetch?: typeof fetch;
 }
 
-const needs = (flag: string, example: string) => new CallUsageError(`${flag} needs a value, e.g. ${flag} ${example}`);
 
-export function parseCallA2aArgs(args: readonly string[]): CallA2aArgs {
+export function parseCallA2aArgs(args: readonly string[], env: Readonly<Record<string, string | undefined>> = {}): CallA2aArgs {
   const positional: string[] = [];
   const headers: Record<string, string> = {};
   let dialect: Dialect | undefined;
@@ -58,20 +59,14 @@ export function parseCallA2aArgs(args: readonly string[]): CallA2aArgs {
       const v = value();
       if (v !== "jsonrpc" && v !== "rest") throw new CallUsageError(`--binding must be jsonrpc or rest${v === undefined ? "" : `, got ${JSON.stringify(v)}`}`);
       binding = v;
-    } else if (arg === "--header" || arg === "-H") {
-      const v = value();
-      const colon = v?.indexOf(":") ?? -1;
-      if (v === undefined || colon <= 0) throw new CallUsageError(`${arg} needs "Name: value", e.g. ${arg} 'X-Api-Key: abc'`);
-      headers[v.slice(0, colon).trim()] = v.slice(colon + 1).trim();
-    } else if (arg === "--bearer") {
+    } else if (arg === "--header" || arg === "-H") addHeader(headers, arg, value());
+    else if (arg === "--token-env") headers.Authorization = `Bearer ${tokenFromEnv(value(), env)}`;
+    else if (arg === "--bearer") {
       const v = value();
       if (v === undefined) throw needs(arg, "$TOKEN");
       headers.Authorization = `Bearer ${v}`;
-    } else if (arg === "--timeout") {
-      const v = Number(value());
-      if (!Number.isInteger(v) || v < 100 || v > 3_600_000) throw new CallUsageError("--timeout must be milliseconds from 100 to 3600000");
-      timeoutMs = v;
-    } else if (arg === "--no-cancel") keepRunning = true;
+    } else if (arg === "--timeout") timeoutMs = parseTimeout(value());
+    else if (arg === "--no-cancel") keepRunning = true;
     else if (arg === "--send-version-header") versionHeader = "send";
     else if (arg === "--no-version-header") versionHeader = "omit";
     else if (arg.startsWith("-") && arg !== "-") throw new CallUsageError(`unknown option '${arg}'`);

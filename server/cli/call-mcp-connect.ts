@@ -5,6 +5,7 @@
  * legacy HTTP+SSE transport, as the MCP specification's backwards-compatibility rule says.
  */
 import { sequentialIds, systemClock } from "../../src/core/env/index.ts";
+import { FrameRecorder } from "../../src/core/mcp/frame-recorder.ts";
 import { DirectTransport, McpConnectError, McpConnection, type ConnectResult } from "../../src/core/mcp/index.ts";
 import type { SchemaCompiler } from "../../src/core/schema/compiler.ts";
 import { WireLog } from "../../src/core/wire/index.ts";
@@ -29,6 +30,8 @@ export interface ConnectDeps {
   readonly stderr: (text: string) => void;
   readonly signal?: AbortSignal;
   readonly fetch?: typeof fetch;
+  /** Where every frame of the session is recorded (stdio too); a private log by default. */
+  readonly wireLog?: WireLog;
 }
 
 type Transport = Parameters<McpConnection["connect"]>[0];
@@ -70,7 +73,7 @@ function direct(url: string, transport: "streamable-http" | "sse", headers: Read
   return new DirectTransport({
     fetch: deps.fetch ?? fetch,
     session: { transport, url, headers },
-    wireLog: new WireLog(clock, 1_000),
+    wireLog: deps.wireLog ?? new WireLog(clock, 1_000),
     clock,
     ids: sequentialIds("frame"),
   });
@@ -79,7 +82,10 @@ function direct(url: string, transport: "streamable-http" | "sse", headers: Read
 export async function connectMcp(target: McpTarget, deps: ConnectDeps): Promise<ConnectAttempt> {
   if (target.kind === "stdio") {
     const [command, ...args] = target.argv;
-    const transport = new StdioClientTransport({ transport: "stdio", command, args, env: {} });
+    const log = deps.wireLog;
+    const recorder = log && new FrameRecorder(log, clock, sequentialIds("frame"), () => `stdio: ${target.line}`);
+    const onFrame = recorder && ((direction: "out" | "in", text: string) => void (direction === "out" ? recorder.out(text) : recorder.in(text)));
+    const transport = new StdioClientTransport({ transport: "stdio", command, args, env: {} }, onFrame ? { onFrame } : {});
     try {
       const { connection, info } = await attempt(transport, deps);
       return { ok: true, session: { connection, info, via: `stdio: ${target.line}`, serverStderr: () => transport.stderrLines } };

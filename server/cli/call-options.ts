@@ -3,9 +3,7 @@
  * --timeout, and a bearer token taken from an environment variable (never from the command
  * line, where it would land in shell history and process listings, and never repeated back).
  */
-import { CallUsageError } from "./call-a2a.ts";
-
-export { CallUsageError };
+export class CallUsageError extends Error {}
 
 export const needs = (flag: string, example: string): CallUsageError => new CallUsageError(`${flag} needs a value, e.g. ${flag} ${example}`);
 

@@ -3,9 +3,6 @@ import { DEFAULT_SERVE_PORT } from "../serving/start-options.ts";
 import { DEFAULT_A2A_PORT } from "../serving/a2a-start-options.ts";
 import { DEFAULT_MCP_TIMEOUT_MS, DEFAULT_NATS_URL } from "./call-defaults.ts";
 
-/** Commands announced for later releases; named in help but refused when run. */
-export const COMING_COMMANDS = ["run"] as const;
-
 /** `patchbay --help`; `prog` is how this command is run here (see program.ts). */
 export const mainUsage = (prog: string): string => `Usage: ${prog} <command> [options]
 
@@ -19,9 +16,9 @@ Commands:
   call mcp       Call one tool of an MCP server (a URL or a command line) and print the answer
   call a2a       Send one message to an A2A agent over HTTP and print its answer
   call nats      Call one tool of a fisk-ai agent over NATS and print the answer
+  run            Run a collection's steps (MCP, A2A, NATS) and their assertions, headless;
+                 JUnit XML and a JSON report for CI
   help [command] Show help for a command
-
-Coming in later releases, not available yet: ${COMING_COMMANDS.join(", ")}.
 
 Options:
   -h, --help     Show this help
@@ -181,7 +178,10 @@ reached or answered in time. The card and the interface used are named on stderr
   --stream                 Stream the answer and print each event as it arrives
   --json                   Print the agent's raw JSON frames, one per line
   -H, --header 'N: v'      Send this header with every request (repeatable)
-  --bearer <token>         Send Authorization: Bearer <token>
+  --token-env <NAME>       Send Authorization: Bearer with the token in this environment
+                           variable (kept out of shell history and process listings)
+  --bearer <token>         Send Authorization: Bearer <token> (visible to other users of the
+                           machine; prefer --token-env)
   --no-version-header      Leave A2A-Version out (the agent must then assume 0.3)
   --send-version-header    Send A2A-Version to an older dialect too
   --timeout <ms>           Give up after this long, card included (default 120000); a task
@@ -203,5 +203,34 @@ the server cannot be reached.
   --timeout <ms>           Longest silence between the agent's messages (default 120000; a
                            Gen 2 agent sends a keepalive every 10 s while a tool runs)
 
+  -h, --help               Show this help
+`;
+
+/** `patchbay run --help`. */
+export const runUsage = (prog: string): string => `Usage: ${prog} run <collection> [options]
+
+Runs a collection saved from the console (or written by hand): each step's request to its
+target over MCP, A2A over HTTP or NATS, the step's assertions on the answer, and the values it
+captures for later steps. Prints one line per step and the assertions that failed, then a
+summary. The collection is a file (a path, or a name ending in .json), or the name of one in
+the workspace's collections folder.
+
+Exit 0 when every step passed; 1 when a step failed, could not run, or the run was stopped
+(Ctrl-C); 2 on a usage error or a collection that cannot be read.
+
+Secrets the collection declares are read from the environment variables it names for them;
+they are never written to reports.
+
+Options:
+  -e, --env <name>         Use this environment's variables
+  -t, --target <n>=<v>     Point target n elsewhere: an MCP URL or command line, an A2A card
+                           or base URL, a NATS server (repeatable)
+  --step <name>            Run only this step (repeatable); earlier captures are not made
+  --junit <file>           Write JUnit XML (one test case per step) for CI
+  --json <file>            Write the run report as JSON (every step and assertion)
+  --frames <which>         Keep the frames of the failed steps (default) or of all steps in
+                           the reports; failed keeps a long run's memory bounded
+  --workspace <dir>        Where named collections are (default ~/.patchbay, env
+                           PATCHBAY_WORKSPACE)
   -h, --help               Show this help
 `;

@@ -14,6 +14,9 @@ import type { NatsServe } from "../serving/nats-serve.ts";
 import { natsServeRoutes } from "../serving/nats-routes.ts";
 import { a2aServeRoutes } from "../serving/a2a-serve-routes.ts";
 import type { A2aServeManager } from "../serving/a2a-serve-manager.ts";
+import { harnessRoutes } from "../harness/run-routes.ts";
+import type { RunManager } from "../harness/run-manager.ts";
+import { canonicalCollection, parseCollection } from "../../src/core/harness/index.ts";
 import { documentHttpError } from "./document-errors.ts";
 import { HttpError } from "./errors.ts";
 import type { Reply, Route, RouteRequest } from "./router.ts";
@@ -29,6 +32,8 @@ export interface ApiDeps {
   /** The fisk-ai surface over NATS; without it the /api/serve/nats routes are absent. */
   readonly natsServe?: NatsServe;
   readonly a2aServe?: A2aServeManager;
+  /** Collection runs from the page; without it the /api/harness routes are absent. */
+  readonly harness?: RunManager;
   /** A2A push notification receivers; without it the /api/a2a/push-receivers routes are absent. */
   readonly push?: PushReceivers;
 }
@@ -57,6 +62,19 @@ async function dataOf(req: RouteRequest): Promise<unknown> {
     throw new HttpError(400, "invalid_body", 'expected a JSON object of the form {"data": …}');
   }
   return body.data;
+}
+
+/**
+ * A collection is checked before it is written (every problem named, a literal secret refused)
+ * and written in its canonical key order, so the file diffs cleanly in a code review.
+ */
+function checkedData(kind: DocumentKind, data: unknown): unknown {
+  if (kind !== "collections") return data;
+  const parsed = parseCollection(data);
+  if (parsed.ok) return canonicalCollection(parsed.collection);
+  const shown = parsed.problems.slice(0, 20).map((p) => `${p.pointer || "/"}: ${p.message}`);
+  const more = parsed.problems.length > shown.length ? `; and ${parsed.problems.length - shown.length} more` : "";
+  throw new HttpError(400, "invalid_collection", `the collection is not valid: ${shown.join("; ")}${more}`);
 }
 
 /** Run a workspace operation, mapping document errors to HTTP ones. */
@@ -98,7 +116,7 @@ export function apiRoutes(deps: ApiDeps): Route[] {
       handler: async (req) => {
         const kind = kindOf(req);
         const name = nameOf(req);
-        const data = await dataOf(req);
+        const data = checkedData(kind, await dataOf(req));
         await workspace(() => documents.write(kind, name, data));
         return ok({ kind, name });
       },
@@ -120,5 +138,6 @@ export function apiRoutes(deps: ApiDeps): Route[] {
     ...(deps.serve ? [...serveRoutes(deps.serve), ...serveInfoRoutes({ workspace: () => deps.status().workspace })] : []),
     ...(deps.natsServe ? natsServeRoutes(deps.natsServe) : []),
     ...(deps.a2aServe ? a2aServeRoutes(deps.a2aServe) : []),
+    ...(deps.harness ? harnessRoutes(deps.harness) : []),
   ];
 }

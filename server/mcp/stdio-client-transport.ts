@@ -26,6 +26,8 @@ export class StdioClientTransport implements Transport {
   onmessage?: (message: Message) => void;
 
   readonly #spec: StdioSpec;
+  /** Each line as it crossed, before it is parsed: sent to stdin ("out"), read from stdout ("in"). */
+  readonly #onFrame: ((direction: "out" | "in", text: string) => void) | undefined;
   #peer: Peer | undefined;
   #closed = false;
   /** Why the process ended, when it ended on its own; McpConnection names a failed connect by it. */
@@ -33,8 +35,9 @@ export class StdioClientTransport implements Transport {
   /** The last lines the server wrote to stderr, to show when it fails. */
   readonly stderrLines: string[] = [];
 
-  constructor(spec: StdioSpec) {
+  constructor(spec: StdioSpec, options: { readonly onFrame?: (direction: "out" | "in", text: string) => void } = {}) {
     this.#spec = spec;
+    this.#onFrame = options.onFrame;
   }
 
   async start(): Promise<void> {
@@ -60,6 +63,7 @@ export class StdioClientTransport implements Transport {
   }
 
   #message(text: string): void {
+    this.#onFrame?.("in", text);
     let value: unknown;
     try {
       value = JSON.parse(text);
@@ -75,7 +79,9 @@ export class StdioClientTransport implements Transport {
 
   async send(message: Message): Promise<void> {
     if (!this.#peer || this.#closed) throw new RelayError("send", "the server process is not running");
-    await this.#peer.send(Buffer.from(JSON.stringify(message), "utf8"));
+    const text = JSON.stringify(message);
+    this.#onFrame?.("out", text);
+    await this.#peer.send(Buffer.from(text, "utf8"));
   }
 
   async close(): Promise<void> {

@@ -30,12 +30,12 @@ describe("help", () => {
     },
   );
 
-  it("the main usage lists start and announces the coming commands as not available", () => {
+  it("the main usage lists every command and announces none as coming", () => {
     expect(MAIN_USAGE).toMatch(/^\s+start\s/m);
     expect(MAIN_USAGE).toMatch(/^\s+validate\s/m);
     expect(MAIN_USAGE).toMatch(/^\s+serve\s/m);
-    expect(MAIN_USAGE).toContain("Coming in later releases, not available yet: run.");
-    expect(MAIN_USAGE).not.toMatch(/^\s+run\s/m);
+    expect(MAIN_USAGE).toMatch(/^\s+run\s/m);
+    expect(MAIN_USAGE).not.toContain("not available");
   });
 
   it("the start usage documents every option and the default port", () => {
@@ -58,7 +58,8 @@ describe("bad arguments exit 2 with one line and a usage hint", () => {
     [["--frob"], "patchbay: unknown option '--frob'. Run 'node bin/patchbay.mjs --help' for usage."],
     [["help", "nope"], "patchbay: unknown command 'nope'. Run 'node bin/patchbay.mjs --help' for usage."],
     [["serve", "x"], "patchbay serve: choose --stdio (for Claude Desktop and other clients that start Patchbay), --http (for the MCP Inspector's URL form) or --a2a (an A2A agent over HTTP). Run 'node bin/patchbay.mjs serve --help' for usage."],
-    [["help", "run"], "patchbay: 'run' is not available yet (it is coming in a later release). Run 'node bin/patchbay.mjs --help' for usage."],
+    [["run"], "patchbay run: give one collection: a file, or the name of one in the workspace (got 0). Run 'node bin/patchbay.mjs run --help' for usage."],
+    [["run", "c.json", "--target", "x"], `patchbay run: --target needs NAME=VALUE (a target of the collection and its URL, command or server), got "x". Run 'node bin/patchbay.mjs run --help' for usage.`],
     [["start", "--frob"], "patchbay start: unknown option '--frob'. Run 'node bin/patchbay.mjs start --help' for usage."],
     [["start", "extra"], "patchbay start: unexpected argument 'extra'. Run 'node bin/patchbay.mjs start --help' for usage."],
     [["start", "--port"], "patchbay start: --port needs a value. Run 'node bin/patchbay.mjs start --help' for usage."],

@@ -122,7 +122,7 @@ export class McpConnection extends TypedEventTarget<McpConnectionEvents> {
    * One request whose result comes back loose, as received. Whatever keeps it from producing a
    * result is thrown as an McpRequestError naming the method and why.
    */
-  async #request(method: string, params: Record<string, unknown>, options: RequestOptions = {}): Promise<Record<string, unknown>> {
+  async #request(method: string, params: Record<string, unknown> | undefined, options: RequestOptions = {}): Promise<Record<string, unknown>> {
     const { client } = this.#connected();
     if (this.#closed) throw new McpRequestError(method, "connection-closed", `${method} was not sent: the connection is closed`);
     try {
@@ -134,6 +134,11 @@ export class McpConnection extends TypedEventTarget<McpConnectionEvents> {
     } catch (error) {
       throw requestFailure(method, error, options.signal);
     }
+  }
+
+  /** Any request by method (params left off when undefined); the result as received, or an McpRequestError. */
+  request(method: string, params?: Record<string, unknown>, options?: RequestOptions): Promise<Record<string, unknown>> {
+    return this.#request(method, params, options);
   }
 
   /** Every item of a list, across pages (each page within the time limit). Tools listed here are what callTool checks results against. */

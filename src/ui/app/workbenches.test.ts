@@ -3,14 +3,15 @@ import { initialTheme } from "./theme.ts";
 import { WORKBENCHES, workbenchFromHash } from "./workbenches.ts";
 
 describe("workbenches", () => {
-  it("has the six workbenches in order, each saying what it is for", () => {
-    expect(WORKBENCHES.map((w) => w.id)).toEqual(["mcp", "a2a", "nats", "validate", "serve", "traffic"]);
+  it("has the seven workbenches in order, each saying what it is for", () => {
+    expect(WORKBENCHES.map((w) => w.id)).toEqual(["mcp", "a2a", "nats", "validate", "serve", "collections", "traffic"]);
     for (const w of WORKBENCHES) expect(w.purpose.length).toBeGreaterThan(40);
   });
 
   it("routes from the hash and falls back to NATS", () => {
     expect(workbenchFromHash("#/traffic")).toBe("traffic");
     expect(workbenchFromHash("#traffic")).toBe("traffic");
+    expect(workbenchFromHash("#/collections")).toBe("collections");
     expect(workbenchFromHash("#/nope")).toBe("mcp");
     expect(workbenchFromHash("")).toBe("mcp");
     expect(workbenchFromHash("", "serve")).toBe("serve");

@@ -1,6 +1,6 @@
 import type { Component } from "svelte";
 
-export type WorkbenchId = "mcp" | "a2a" | "nats" | "validate" | "serve" | "traffic";
+export type WorkbenchId = "mcp" | "a2a" | "nats" | "validate" | "serve" | "collections" | "traffic";
 
 export interface Workbench {
   readonly id: WorkbenchId;
@@ -45,6 +45,13 @@ export const WORKBENCHES: readonly Workbench[] = [
     purpose:
       "Host an agent from the console: one toolkit served over MCP (Streamable HTTP and stdio) and over A2A on NATS.",
     load: () => import("../features/serve/ServeWorkbench.svelte"),
+  },
+  {
+    id: "collections",
+    label: "Collections",
+    purpose:
+      "Keep requests from the MCP, A2A and NATS workbenches as steps with assertions, edit them as JSON, run them against live peers, and export the report or JUnit XML.",
+    load: () => import("../features/collections/CollectionsWorkbench.svelte"),
   },
   {
     id: "traffic",

@@ -41,6 +41,8 @@ export class McpWorkbenchState {
   readonly form = new ConnectFormState();
   /** The request time limit of the open connection, from the form when it connected. */
   requestTimeoutMs = $state(60_000);
+  /** The session the open connection was made with, to save a call as a collection step. */
+  connectedTo = $state.raw<CreateSessionBody | null>(null);
 
   status = $state<McpStatus>("idle");
   formError = $state<string | null>(null);
@@ -208,6 +210,7 @@ export class McpWorkbenchState {
     }
     if (this.#connection !== connection) return;
     this.status = "connected";
+    this.connectedTo = body;
     await this.refreshTools();
   }
 
