@@ -18,6 +18,8 @@ import { createNatsServe } from "./serving/nats-serve.ts";
 import { VERSION } from "./version.ts";
 import { HOOK_PREFIX, PushReceivers } from "./relay/push-receivers.ts";
 import { RunManager } from "./harness/run-manager.ts";
+import { ConformanceRunner } from "./harness/conformance-runner.ts";
+import { processToolPaths } from "./harness/conformance-tools.ts";
 import { nodeExecutors } from "./harness/node-executors.ts";
 
 export interface BackendOptions {
@@ -81,6 +83,7 @@ export async function startBackend(options: BackendOptions): Promise<Backend> {
   });
   const push = new PushReceivers();
   const harness = new RunManager({ executors: () => nodeExecutors(), newId: () => crypto.randomUUID() });
+  const conformance = new ConformanceRunner({ paths: processToolPaths(), logger: options.logger, newId: () => crypto.randomUUID() });
   const app = await startHttpServer({
     token,
     logger: options.logger,
@@ -91,7 +94,7 @@ export async function startBackend(options: BackendOptions): Promise<Backend> {
     exposed: options.exposed ?? false,
     allowOrigins: options.allowOrigins ?? [],
     interfaceAddresses: options.interfaceAddresses ?? [],
-    routes: apiRoutes({ status, documents: fileDocumentStore({ root: options.workspace }), mcp, serve, a2aServe, natsServe, push, harness }),
+    routes: apiRoutes({ status, documents: fileDocumentStore({ root: options.workspace }), mcp, serve, a2aServe, natsServe, push, harness, conformance }),
     hooks: { prefix: HOOK_PREFIX, handle: (req, res, pathname) => push.handle(req, res, pathname) },
   });
   const origin = `http://${hostWithPort(isWildcardHost(host) ? "127.0.0.1" : host, app.port)}`;
@@ -107,6 +110,7 @@ export async function startBackend(options: BackendOptions): Promise<Backend> {
     },
     // Relay sessions first: their children are stopped and their streams get `closed`.
     async close() {
+      await conformance.close();
       harness.close();
       await serve.close();
       await a2aServe.close();

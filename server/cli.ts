@@ -10,7 +10,7 @@ import { ConfigError, parseStartConfig } from "./config.ts";
 import { runStart } from "./cli/start.ts";
 import { nodeExecutors } from "./harness/node-executors.ts";
 import { entryPath, programName } from "./cli/program.ts";
-import { callUsage, mainUsage, runUsage, serveUsage, startUsage, validateUsage } from "./cli/usage.ts";
+import { callUsage, diffUsage, mainUsage, runUsage, serveUsage, startUsage, validateUsage } from "./cli/usage.ts";
 import { lineLogger, type LogLevel } from "./log.ts";
 import type { NatsServerOptions } from "./nats/managed-nats.ts";
 import { findPackageRoot } from "./paths.ts";
@@ -139,6 +139,21 @@ function usageError(io: CliIo, scope: string, message: string, help: string): nu
   return 2;
 }
 
+async function diff(args: readonly string[], io: CliIo): Promise<number> {
+  if (args.some((a) => HELP.has(a))) {
+    io.stdout(diffUsage(io.program));
+    return 0;
+  }
+  const { parseDiffArgs, runDiff } = await import("./cli/diff.ts");
+  const { CallUsageError } = await import("./cli/call-options.ts");
+  try {
+    return await runDiff(parseDiffArgs(args), { stdout: io.stdout, stderr: io.stderr, cwd: io.cwd, ...(io.stdin && { stdin: io.stdin }) });
+  } catch (err) {
+    if (err instanceof CallUsageError) return usageError(io, "patchbay diff", err.message, `${io.program} diff --help`);
+    throw err;
+  }
+}
+
 async function runCommand(args: readonly string[], io: CliIo): Promise<number> {
   if (args.some((a) => HELP.has(a))) {
     io.stdout(runUsage(io.program));
@@ -216,6 +231,7 @@ async function dispatch(argv: readonly string[], io: CliIo): Promise<number> {
     else if (topic === "serve") io.stdout(serveUsage(io.program, entryPath(process.argv[1])));
     else if (topic === "call") io.stdout(callUsage(io.program));
     else if (topic === "run") io.stdout(runUsage(io.program));
+    else if (topic === "diff") io.stdout(diffUsage(io.program));
     else return usageError(io, "patchbay", `unknown command '${topic}'`, `${io.program} --help`);
     return 0;
   }
@@ -224,6 +240,7 @@ async function dispatch(argv: readonly string[], io: CliIo): Promise<number> {
   if (command === "serve") return serve(rest, io);
   if (command === "call") return call(rest, io);
   if (command === "run") return runCommand(rest, io);
+  if (command === "diff") return diff(rest, io);
   if (command.startsWith("-")) return usageError(io, "patchbay", `unknown option '${command}'`, `${io.program} --help`);
   return usageError(io, "patchbay", `unknown command '${command}'`, `${io.program} --help`);
 }

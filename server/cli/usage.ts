@@ -18,6 +18,7 @@ Commands:
   call nats      Call one tool of a fisk-ai agent over NATS and print the answer
   run            Run a collection's steps (MCP, A2A, NATS) and their assertions, headless;
                  JUnit XML and a JSON report for CI
+  diff           Compare two run reports, captures, tool lists or agent cards
   help [command] Show help for a command
 
 Options:
@@ -232,5 +233,22 @@ Options:
                            the reports; failed keeps a long run's memory bounded
   --workspace <dir>        Where named collections are (default ~/.patchbay, env
                            PATCHBAY_WORKSPACE)
+  -h, --help               Show this help
+`;
+
+/** `patchbay diff --help`. */
+export const diffUsage = (prog: string): string => `Usage: ${prog} diff <before> <after> [--json]
+
+Compares two files of one kind, found from their content: two run reports (patchbay run --json,
+or exported from the Collections workbench), two Traffic captures (JSONL exports), two MCP tool
+lists (a tools/list result, its JSON-RPC response, or an array of tools; schema changes are
+shown by JSON pointer, not as text), or two agent cards (A2A in any dialect, or fisk-ai). One
+side may be - for standard input.
+
+Exit 0 when they are the same, 1 when they differ, 2 on a usage error or an input that cannot
+be read or compared.
+
+Options:
+  --json                   Print the structured diff as JSON
   -h, --help               Show this help
 `;

@@ -14,6 +14,8 @@ import type { NatsServe } from "../serving/nats-serve.ts";
 import { natsServeRoutes } from "../serving/nats-routes.ts";
 import { a2aServeRoutes } from "../serving/a2a-serve-routes.ts";
 import type { A2aServeManager } from "../serving/a2a-serve-manager.ts";
+import { conformanceRoutes } from "../harness/conformance-routes.ts";
+import type { ConformanceRunner } from "../harness/conformance-runner.ts";
 import { harnessRoutes } from "../harness/run-routes.ts";
 import type { RunManager } from "../harness/run-manager.ts";
 import { canonicalCollection, parseCollection } from "../../src/core/harness/index.ts";
@@ -34,6 +36,8 @@ export interface ApiDeps {
   readonly a2aServe?: A2aServeManager;
   /** Collection runs from the page; without it the /api/harness routes are absent. */
   readonly harness?: RunManager;
+  /** Conformance runs (MCP suite, A2A TCK) from the page; without it the /api/conformance routes are absent. */
+  readonly conformance?: ConformanceRunner;
   /** A2A push notification receivers; without it the /api/a2a/push-receivers routes are absent. */
   readonly push?: PushReceivers;
 }
@@ -139,5 +143,6 @@ export function apiRoutes(deps: ApiDeps): Route[] {
     ...(deps.natsServe ? natsServeRoutes(deps.natsServe) : []),
     ...(deps.a2aServe ? a2aServeRoutes(deps.a2aServe) : []),
     ...(deps.harness ? harnessRoutes(deps.harness) : []),
+    ...(deps.conformance ? conformanceRoutes(deps.conformance) : []),
   ];
 }

@@ -14,3 +14,5 @@ export { diffRuns } from "./diff-runs.ts";
 export type { AssertionChange, RunDiff, StepChangeKind, StepDiff } from "./diff-runs.ts";
 export { diffCaptures, VOLATILE_KEYS } from "./diff-captures.ts";
 export type { CaptureDiff, CaptureDiffOptions, ExchangeDiff, ExchangeRef } from "./diff-captures.ts";
+export { DIFF_INPUT_MAX_CHARS, DIFF_KIND_WORDS, detectDiffKind, diffByKind, diffIsEmpty, pairDiffKinds, parseDiffInput, readDiffInput, undetectedMessage } from "./diff-kind.ts";
+export type { DiffInput, DiffKind, DiffOptions, DiffOutcome } from "./diff-kind.ts";

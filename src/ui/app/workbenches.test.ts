@@ -4,7 +4,7 @@ import { WORKBENCHES, workbenchFromHash } from "./workbenches.ts";
 
 describe("workbenches", () => {
   it("has the seven workbenches in order, each saying what it is for", () => {
-    expect(WORKBENCHES.map((w) => w.id)).toEqual(["mcp", "a2a", "nats", "validate", "serve", "collections", "traffic"]);
+    expect(WORKBENCHES.map((w) => w.id)).toEqual(["mcp", "a2a", "nats", "validate", "serve", "collections", "conformance", "traffic"]);
     for (const w of WORKBENCHES) expect(w.purpose.length).toBeGreaterThan(40);
   });
 

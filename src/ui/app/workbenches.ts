@@ -1,6 +1,6 @@
 import type { Component } from "svelte";
 
-export type WorkbenchId = "mcp" | "a2a" | "nats" | "validate" | "serve" | "collections" | "traffic";
+export type WorkbenchId = "mcp" | "a2a" | "nats" | "validate" | "serve" | "collections" | "conformance" | "traffic";
 
 export interface Workbench {
   readonly id: WorkbenchId;
@@ -52,6 +52,12 @@ export const WORKBENCHES: readonly Workbench[] = [
     purpose:
       "Keep requests from the MCP, A2A and NATS workbenches as steps with assertions, edit them as JSON, run them against live peers, and export the report or JUnit XML.",
     load: () => import("../features/collections/CollectionsWorkbench.svelte"),
+  },
+  {
+    id: "conformance",
+    label: "Conformance",
+    purpose: "Run the official MCP conformance suite against any MCP URL, and the A2A TCK against any A2A agent, with results per scenario and check.",
+    load: () => import("../features/conformance/ConformancePanel.svelte"),
   },
   {
     id: "traffic",

@@ -2,7 +2,7 @@ import type { Page } from "@playwright/test";
 import { expect, test } from "../fixtures.ts";
 import { EditorPage } from "../pages/editor-page.ts";
 
-const WORKBENCHES = ["MCP", "A2A (HTTP)", "NATS", "Validate", "Serve", "Traffic"] as const;
+const WORKBENCHES = ["MCP", "A2A (HTTP)", "NATS", "Validate", "Serve", "Collections", "Conformance", "Traffic"] as const;
 
 /** Marks the last control Tab can reach on the page and the last one in the workbench panel. */
 function markEnds(page: Page): Promise<{ page: string; panel: string }> {
