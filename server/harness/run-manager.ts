@@ -5,35 +5,13 @@
  */
 import { systemScheduler } from "../../src/core/env/index.ts";
 import { parseCollection, runCollection, type Executors, type RunReport, type StepReport, type TargetSpec } from "../../src/core/harness/index.ts";
+import type { RunProgress } from "../../src/core/harness/run-api-types.ts";
 import { isJsonObject } from "../../src/core/json/index.ts";
 import { HttpError } from "../http/errors.ts";
 
 /** Finished runs kept for reading back, newest last. */
 const KEPT_RUNS = 8;
 const MAX_SECRETS = 100;
-
-export interface RunStartBody {
-  readonly collection: unknown;
-  readonly environment?: string;
-  readonly secrets?: Readonly<Record<string, string>>;
-  readonly targets?: Readonly<Record<string, TargetSpec>>;
-  readonly only?: readonly number[];
-  readonly captured?: Readonly<Record<string, string>>;
-}
-
-export interface RunView {
-  readonly id: string;
-  readonly state: "running" | "done";
-  readonly collection: string;
-  readonly total: number;
-  /** The step running now, when one is. */
-  readonly current: { readonly index: number; readonly name: string } | null;
-  /** Finished steps after the `after` the reader gave, in order. */
-  readonly steps: readonly StepReport[];
-  /** How many steps have finished; the next `after`. */
-  readonly finished: number;
-  readonly report: RunReport | null;
-}
 
 interface RunRecord {
   readonly id: string;
@@ -138,7 +116,7 @@ export class RunManager {
     return { id: record.id };
   }
 
-  view(id: string, after: number): RunView {
+  view(id: string, after: number): RunProgress {
     const record = this.#get(id);
     if (record.failure !== null) throw new HttpError(500, "run_failed", `the run failed: ${record.failure}`);
     return {

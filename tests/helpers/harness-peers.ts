@@ -13,8 +13,9 @@ import { createValidationEngine } from "../../src/core/packs/index.ts";
 import { DEMO_TOOLKIT } from "../../src/core/serving/demo-toolkit.ts";
 import { engineValidator, startFiskServer, type FiskServer } from "../../src/core/serving/fisk/index.ts";
 import { startSdkAgent, type SdkAgent } from "./a2a-peers/index.ts";
+import { EVERYTHING_JS } from "./everything-server.ts";
 
-const EVERYTHING = fileURLToPath(new URL("../../node_modules/@modelcontextprotocol/server-everything/dist/index.js", import.meta.url));
+const EVERYTHING = EVERYTHING_JS;
 /** server-everything over stdio, as a command line a collection's MCP target holds. */
 export const EVERYTHING_STDIO = `'${process.execPath}' '${EVERYTHING}' stdio`;
 export const ODD_RESULTS_STDIO = `'${process.execPath}' '${fileURLToPath(new URL("../fixtures/mcp/odd-results-server.mjs", import.meta.url))}'`;

@@ -11,19 +11,11 @@ import { startMcpServing, type McpServing } from "../../server/serving/mcp-engin
 import { silentLogger } from "../../src/core/env/index.ts";
 import { DEMO_TOOLKIT } from "../../src/core/serving/demo-toolkit.ts";
 import { runCli } from "../helpers/http-client.ts";
+import { EVERYTHING_JS, LOOPBACK_IMPORT } from "../helpers/everything-server.ts";
 
-const EVERYTHING = fileURLToPath(new URL("../../node_modules/@modelcontextprotocol/server-everything/dist/index.js", import.meta.url));
+const EVERYTHING = EVERYTHING_JS;
 const STDIO = `'${process.execPath}' '${EVERYTHING}' stdio`;
 const ODD = `'${process.execPath}' '${fileURLToPath(new URL("../fixtures/mcp/odd-results-server.mjs", import.meta.url))}'`;
-/** server-everything listens on every interface; this preload keeps its bare-port listen on loopback. */
-const LOOPBACK_ONLY = `import net from "node:net";
-const listen = net.Server.prototype.listen;
-net.Server.prototype.listen = function (...args) {
-  if (typeof args[0] === "number" || (typeof args[0] === "string" && /^\\d+$/.test(args[0]))) {
-    return listen.call(this, Number(args[0]), "127.0.0.1", ...args.slice(1).filter((a) => typeof a === "function"));
-  }
-  return listen.apply(this, args);
-};`;
 
 async function until(condition: () => boolean): Promise<void> {
   for (let i = 0; i < 400 && !condition(); i++) await new Promise((r) => setTimeout(r, 25));
@@ -173,7 +165,7 @@ describe("patchbay call mcp over HTTP", () => {
 
   it("falls back to legacy HTTP+SSE when the server refuses Streamable HTTP's POST", async () => {
     const port = await freePort();
-    const child = spawn(process.execPath, ["--import", `data:text/javascript,${encodeURIComponent(LOOPBACK_ONLY)}`, EVERYTHING, "sse"], { env: { ...process.env, PORT: String(port) }, stdio: ["ignore", "ignore", "pipe"] });
+    const child = spawn(process.execPath, [...LOOPBACK_IMPORT, EVERYTHING, "sse"], { env: { ...process.env, PORT: String(port) }, stdio: ["ignore", "ignore", "pipe"] });
     children.push(child);
     await new Promise<void>((resolve, reject) => {
       let said = "";

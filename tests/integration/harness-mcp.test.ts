@@ -14,18 +14,10 @@ import { silentLogger } from "../../src/core/env/index.ts";
 import type { McpAction, McpTargetSpec } from "../../src/core/harness/collection-types.ts";
 import type { ResolvedStep, StepExecutor, StepFrame } from "../../src/core/harness/run-types.ts";
 import { DEMO_TOOLKIT } from "../../src/core/serving/demo-toolkit.ts";
+import { EVERYTHING_JS, LOOPBACK_IMPORT } from "../helpers/everything-server.ts";
 
-const EVERYTHING = fileURLToPath(new URL("../../node_modules/@modelcontextprotocol/server-everything/dist/index.js", import.meta.url));
+const EVERYTHING = EVERYTHING_JS;
 const STDIO: McpTargetSpec = { protocol: "mcp", command: `'${process.execPath}' '${EVERYTHING}' stdio` };
-/** server-everything listens on every interface; this preload keeps its bare-port listen on loopback. */
-const LOOPBACK_ONLY = `import net from "node:net";
-const listen = net.Server.prototype.listen;
-net.Server.prototype.listen = function (...args) {
-  if (typeof args[0] === "number" || (typeof args[0] === "string" && /^\\d+$/.test(args[0]))) {
-    return listen.call(this, Number(args[0]), "127.0.0.1", ...args.slice(1).filter((a) => typeof a === "function"));
-  }
-  return listen.apply(this, args);
-};`;
 const ODD: McpTargetSpec = { protocol: "mcp", command: `'${process.execPath}' '${fileURLToPath(new URL("../fixtures/mcp/odd-results-server.mjs", import.meta.url))}'` };
 
 let served: McpServing;
@@ -160,7 +152,7 @@ describe("MCP steps over Streamable HTTP (Patchbay's served demo agent)", () => 
 
   it("a server that refuses Streamable HTTP is reached over legacy HTTP+SSE, its answers as SSE events", async () => {
     const port = await freePort();
-    const child = spawn(process.execPath, ["--import", `data:text/javascript,${encodeURIComponent(LOOPBACK_ONLY)}`, EVERYTHING, "sse"], { env: { ...process.env, PORT: String(port) }, stdio: ["ignore", "ignore", "pipe"] });
+    const child = spawn(process.execPath, [...LOOPBACK_IMPORT, EVERYTHING, "sse"], { env: { ...process.env, PORT: String(port) }, stdio: ["ignore", "ignore", "pipe"] });
     children.push(child);
     await new Promise<void>((resolve, reject) => {
       let said = "";

@@ -3,24 +3,15 @@
  * server-everything over Streamable HTTP and legacy SSE, each bound to 127.0.0.1 only.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { freePort } from "../../server/nats/free-port.ts";
 import { manualClock, sequentialIds } from "../../src/core/env/index.ts";
 import { DirectTransport, McpConnection, type RelayConsoleEvent } from "../../src/core/mcp/index.ts";
 import { WireLog } from "../../src/core/wire/index.ts";
+import { EVERYTHING_JS, LOOPBACK_IMPORT } from "../helpers/everything-server.ts";
 
-const EVERYTHING = fileURLToPath(new URL("../../node_modules/@modelcontextprotocol/server-everything/dist/index.js", import.meta.url));
+const EVERYTHING = EVERYTHING_JS;
 
-/** server-everything listens on every interface; this preload makes a bare-port listen loopback only. */
-const LOOPBACK_ONLY = `import net from "node:net";
-const listen = net.Server.prototype.listen;
-net.Server.prototype.listen = function (...args) {
-  if (typeof args[0] === "number" || (typeof args[0] === "string" && /^\\d+$/.test(args[0]))) {
-    return listen.call(this, Number(args[0]), "127.0.0.1", ...args.slice(1).filter((a) => typeof a === "function"));
-  }
-  return listen.apply(this, args);
-};`;
 
 const children: ChildProcess[] = [];
 afterAll(() => {
@@ -29,7 +20,7 @@ afterAll(() => {
 
 async function startEverything(mode: "streamableHttp" | "sse"): Promise<string> {
   const port = await freePort();
-  const child = spawn(process.execPath, ["--import", `data:text/javascript,${encodeURIComponent(LOOPBACK_ONLY)}`, EVERYTHING, mode], {
+  const child = spawn(process.execPath, [...LOOPBACK_IMPORT, EVERYTHING, mode], {
     env: { ...process.env, PORT: String(port) },
     stdio: ["ignore", "ignore", "pipe"],
   });

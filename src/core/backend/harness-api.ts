@@ -3,29 +3,12 @@
  * progress, stop it. The answers are checked at the level the page relies on (the run's state,
  * counts and each step's status and name); a malformed one becomes a plain error.
  */
-import type { RunReport, StepReport, StepStatus, TargetSpec } from "../harness/index.ts";
+import type { RunProgress, RunStart } from "../harness/run-api-types.ts";
+import type { RunReport, StepReport, StepStatus } from "../harness/index.ts";
+
+export type { RunProgress, RunStart };
 import type { BackendClient } from "./backend-client.ts";
 import { Reader } from "./serve-api-read.ts";
-
-export interface RunStart {
-  readonly collection: unknown;
-  readonly environment?: string;
-  readonly secrets?: Readonly<Record<string, string>>;
-  readonly targets?: Readonly<Record<string, TargetSpec>>;
-  readonly only?: readonly number[];
-  readonly captured?: Readonly<Record<string, string>>;
-}
-
-export interface RunProgress {
-  readonly id: string;
-  readonly state: "running" | "done";
-  readonly collection: string;
-  readonly total: number;
-  readonly current: { readonly index: number; readonly name: string } | null;
-  readonly steps: readonly StepReport[];
-  readonly finished: number;
-  readonly report: RunReport | null;
-}
 
 const STATUSES: ReadonlySet<string> = new Set<StepStatus>(["passed", "failed", "error", "skipped"]);
 

@@ -6,20 +6,12 @@ import { join } from "node:path";
 import { ROOT } from "../app-info.ts";
 import { expect, test } from "../fixtures.ts";
 import { McpServersPage } from "../pages/mcp-servers-page.ts";
+import { LOOPBACK_IMPORT } from "../../helpers/everything-server.ts";
 
 const EVERYTHING = join(ROOT, "node_modules/@modelcontextprotocol/server-everything/dist/index.js");
 const ENV_SECRET = "e2e-env-secret-5150";
 const TOKEN = "e2e-bearer-token-8086";
 
-/** server-everything listens on every interface; this preload makes a bare-port listen loopback only. */
-const LOOPBACK_ONLY = `import net from "node:net";
-const listen = net.Server.prototype.listen;
-net.Server.prototype.listen = function (...args) {
-  if (typeof args[0] === "number" || (typeof args[0] === "string" && /^\\d+$/.test(args[0]))) {
-    return listen.call(this, Number(args[0]), "127.0.0.1", ...args.slice(1).filter((a) => typeof a === "function"));
-  }
-  return listen.apply(this, args);
-};`;
 
 /** server-everything over Streamable HTTP (it sends CORS headers for any origin) on a loopback port. */
 async function everythingHttp(children: ChildProcess[]): Promise<string> {
@@ -27,7 +19,7 @@ async function everythingHttp(children: ChildProcess[]): Promise<string> {
   await new Promise<void>((r) => probe.listen(0, "127.0.0.1", r));
   const port = (probe.address() as AddressInfo).port;
   await new Promise((r) => probe.close(r));
-  const child = spawn(process.execPath, ["--import", `data:text/javascript,${encodeURIComponent(LOOPBACK_ONLY)}`, EVERYTHING, "streamableHttp"], {
+  const child = spawn(process.execPath, [...LOOPBACK_IMPORT, EVERYTHING, "streamableHttp"], {
     env: { ...process.env, PORT: String(port) },
     stdio: ["ignore", "ignore", "pipe"],
   });
