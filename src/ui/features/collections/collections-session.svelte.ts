@@ -2,7 +2,10 @@ import type { Clock, Scheduler } from "../../../core/env/index.ts";
 import type { DocumentStore } from "../../../core/persist/document-store.ts";
 import { pageLifetime } from "../../lib/page-lifetime.svelte.ts";
 import { CollectionsState } from "./collections-state.svelte.ts";
+import { DiffState } from "./diff-state.svelte.ts";
 import { type HarnessPort, RunState } from "./run-state.svelte.ts";
+
+export type CollectionsView = "collection" | "diff";
 
 export interface CollectionsDeps {
   readonly storage: DocumentStore;
@@ -12,19 +15,31 @@ export interface CollectionsDeps {
 }
 
 /**
- * The Collections workbench's state: the collection in the editor and its runs. It outlives the
- * component, so a run keeps being followed, and earlier runs stay comparable, while another
- * workbench is open.
+ * The Collections workbench's state: the collection in the editor, its runs, and the Diff view's
+ * inputs. It outlives the component, so a run keeps being followed, and earlier runs stay
+ * comparable, while another workbench is open.
  */
 export class CollectionsSession {
   readonly collections: CollectionsState;
   readonly run: RunState;
   readonly clock: Clock;
+  readonly diff = new DiffState();
+  view = $state<CollectionsView>("collection");
 
   constructor(deps: CollectionsDeps) {
-    this.collections = new CollectionsState(deps.storage, undefined, () => this.run.reset());
+    this.collections = new CollectionsState(deps.storage, undefined, () => {
+      this.run.reset();
+      this.view = "collection";
+    });
     this.run = new RunState(deps.harness, deps.scheduler, () => this.collections.collection);
     this.clock = deps.clock;
+  }
+
+  /** On mount: opens the collection another workbench handed over, or reads the open one again. */
+  async arrive(handedOver: string | null): Promise<void> {
+    if (handedOver === null) return this.collections.reload();
+    this.view = "collection";
+    await this.collections.openNamed(handedOver);
   }
 }
 

@@ -139,6 +139,22 @@ describe("CollectionsState", () => {
     expect(state.unsaved).toBe(true);
   });
 
+  it("opens a collection saved elsewhere by name, asking first over unsaved edits", async () => {
+    const { store, state } = setup();
+    await store.write("collections", "a", twoSteps("a"));
+    await state.choose("a");
+    await store.write("collections", "recorded", twoSteps("recorded"));
+    await state.openNamed("recorded");
+    expect(state.open).toBe("recorded");
+    expect(state.collection?.name).toBe("recorded");
+    await state.openNamed("gone");
+    expect(state.error).toBe('there is no collection named "gone" in the workspace');
+    expect(state.open).toBe("recorded");
+    state.text = state.text.replace('"hi"', '"mine"');
+    await state.openNamed("a");
+    expect(state.confirming).toEqual({ kind: "discard", name: "recorded", next: "a" });
+  });
+
   it("says what failed when the workspace cannot be read, and loses nothing", async () => {
     const { store, state } = setup();
     await state.choose("missing");

@@ -87,6 +87,14 @@ export class CollectionsState {
     await this.#read(name, true);
   }
 
+  /** Opens a collection another workbench just saved (the list is read first, so it is there). */
+  async openNamed(name: string): Promise<void> {
+    await this.refresh();
+    if (!this.names.includes(name)) return this.#fail(`there is no collection named "${name}" in the workspace`);
+    if (name === this.open) return this.reload();
+    await this.choose(name);
+  }
+
   /** A new collection in the editor, saved when the user saves it. */
   async create(): Promise<void> {
     const name = this.newName.trim();
