@@ -7,6 +7,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { validateXML } from "xmllint-wasm";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { encodeCollectionFile, type Collection, type RunReport, type Step } from "../../src/core/harness/index.ts";
 import { EVERYTHING_STDIO, ODD_RESULTS_STDIO, startHarnessPeers, type HarnessPeers } from "../helpers/harness-peers.ts";
@@ -44,6 +45,14 @@ function save(c: Collection): string {
   const path = join(dir, `${c.name}.json`);
   writeFileSync(path, encodeCollectionFile(c, Date.now()));
   return path;
+}
+
+/** A JUnit file checked against the JUnit XSD (the Ant/Jenkins format CI test reporters read). */
+async function expectValidJunit(xml: string): Promise<void> {
+  const xsd = readFileSync(new URL("../fixtures/junit/junit.xsd", import.meta.url), "utf8");
+  const result = await validateXML({ xml: [{ fileName: "report.xml", contents: xml }], schema: [xsd] });
+  expect(result.errors).toEqual([]);
+  expect(result.valid).toBe(true);
 }
 
 async function run(...args: string[]) {
@@ -84,6 +93,7 @@ describe("patchbay run", () => {
     expect(report.steps.find((s) => s.name === "sdk completes a task")?.captured.taskId).toMatch(/\S/);
     const xml = readFileSync(join(dir, "out/smoke.xml"), "utf8");
     expect(xml).toMatch(/<testsuites [^>]*tests="14" failures="0" errors="0"/);
+    await expectValidJunit(xml);
   }, 120_000);
 
   it("fails with exit 1 and names each failing assertion, one of each kind, against real answers", async () => {
@@ -120,6 +130,7 @@ describe("patchbay run", () => {
     const xml = readFileSync(join(dir, "out/broken.xml"), "utf8");
     expect(xml).toMatch(/<testsuites [^>]*tests="9" failures="8" errors="1"/);
     expect(xml.match(/<failure /g)).toHaveLength(8);
+    await expectValidJunit(xml);
   }, 120_000);
 
   it("exits 2 for a collection it cannot read, an unknown environment or target, naming it", async () => {
