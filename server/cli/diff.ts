@@ -5,10 +5,12 @@
  */
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
-import { DIFF_KIND_WORDS, diffByKind, diffIsEmpty, readDiffInput } from "../../src/core/harness/diff-kind.ts";
+import { diffByKind, diffIsEmpty, readDiffInput, type DiffKind } from "../../src/core/harness/diff-kind.ts";
 import { DiffInputError } from "../../src/core/harness/diff-json.ts";
 import { diffLines } from "../../src/core/harness/diff-text.ts";
 import { CallUsageError } from "./call-options.ts";
+
+const PLURAL: Readonly<Record<DiffKind, string>> = { run: "two run reports", capture: "two captures", tools: "two tool lists", card: "two agent cards" };
 
 export interface DiffArgs {
   readonly before: string;
@@ -65,7 +67,7 @@ export async function runDiff(args: DiffArgs, deps: DiffDeps): Promise<number> {
     const same = diffIsEmpty(outcome);
     if (args.json) deps.stdout(`${JSON.stringify({ kind: outcome.kind, same, diff: outcome.diff }, null, 2)}\n`);
     else {
-      deps.stderr(`comparing ${DIFF_KIND_WORDS[outcome.kind]}s: ${args.before} → ${args.after}\n`);
+      deps.stderr(`comparing ${PLURAL[outcome.kind]}: ${args.before} → ${args.after}\n`);
       const lines = diffLines(outcome);
       deps.stdout(same || lines.length === 0 ? "no differences\n" : `${lines.join("\n")}\n`);
     }

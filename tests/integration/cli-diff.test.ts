@@ -53,7 +53,7 @@ describe("patchbay diff", () => {
     after.tools.push({ name: "brand-new", inputSchema: { properties: {} } });
     const r = await cli("diff", write("tools-a.json", before), write("tools-b.json", after));
     expect(r.code, r.err).toBe(1);
-    expect(r.err).toContain("comparing a tool lists");
+    expect(r.err).toContain("comparing two tool lists");
     expect(r.out).toContain("+ tool brand-new");
     expect(r.out).toContain(`- tool ${removed.name}`);
     expect(r.out).toMatch(/~ tool echo\n(?: {4}.*\n)*? {4}inputSchema: .*\/properties\/message.*string.*number/);
