@@ -7,14 +7,17 @@
 import { randomUUID } from "node:crypto";
 import {
   buildRequest,
+  cancelTaskGivenUp,
   chooseInterface,
   exchange,
   fetchAgentCard,
   type ExchangePorts,
+  type ExchangeResult,
   type FetchedCard,
   type HttpRequestSpec,
   type OperationInput,
   type RequestTarget,
+  isTerminal,
 } from "../../src/core/a2a/index.ts";
 import type { A2aAction, A2aTargetSpec, StepOutcome } from "../../src/core/harness/collection-types.ts";
 import type { ExecutorContext, ResolvedStep, StepExecutor, StepObservation } from "../../src/core/harness/run-types.ts";
@@ -152,13 +155,26 @@ export class A2aExecutor implements StepExecutor {
     });
     const latencyMs = performance.now() - sentAt;
     const stream = request.streaming ? a2aStream(result, target.dialect) : undefined;
+    const outcome = a2aOutcome(result, action.operation, limit.why(), step.timeoutMs);
+    const canceled = await this.#cancelGivenUp(session, result, limit, step.target.protocol === "a2a" ? step.target.headers : undefined);
     return {
-      outcome: a2aOutcome(result, action.operation, limit.why(), step.timeoutMs),
+      outcome: canceled === "" ? outcome : { ...outcome, message: `${outcome.message}${canceled}` },
       body: a2aBody(result, target.binding),
       frames: stepFrames(session.log.entriesAfter(mark), { startedAt: limit.startedAt, channel: channelOf, validator: session.validator, family: "a2a" }),
       latencyMs,
       ...(stream ? { stream } : {}),
     };
+  }
+
+  /**
+   * A step that gave up (its time limit, a stop) on a task still running cancels it, so it does
+   * not go on unseen on the agent; the words say how that went ("" when nothing was left running).
+   */
+  async #cancelGivenUp(session: AgentSession, result: ExchangeResult, limit: StepLimit, headers: Readonly<Record<string, string>> | undefined): Promise<string> {
+    if (limit.why() === null) return "";
+    const task = result.fold.tasks()[0];
+    if (!task || (task.state !== undefined && isTerminal(task.state))) return "";
+    return cancelTaskGivenUp(session.ports, session.target, task.taskId, { ...(headers ? { headers } : {}), newId: this.#newId });
   }
 
   async close(): Promise<void> {

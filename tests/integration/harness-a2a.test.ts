@@ -131,6 +131,9 @@ describe("A2A steps against the SDK agent", () => {
     expect(slow.outcome.kind).toBe("timeout");
     expect(performance.now() - started).toBeLessThan(3_000);
     expect(slow.stream?.final).toBe(false);
+    // The task the step gave up on is canceled on the agent, and the cancel is among its frames.
+    expect(slow.outcome.message).toMatch(/; task \S+ was canceled on the agent \(now canceled\)$/);
+    expect(slow.frames.filter((f) => f.direction === "sent").map((f) => JSON.parse(f.text).method)).toEqual(["SendStreamingMessage", "CancelTask"]);
     const stop = new AbortController();
     setTimeout(() => stop.abort(new Error("the run was stopped")), 200);
     const stopped = await run(step("sdk10", v10(), { operation: "send", text: "slow 5000" }), stop.signal);

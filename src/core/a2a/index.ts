@@ -31,5 +31,5 @@ export { TaskFold } from "./task-fold.ts";
 export type { AssembledArtifact, StateStep, StreamEnd, TaskRecord } from "./task-fold.ts";
 export { INTERRUPTED_STATES, isInterrupted, isTerminal, readState, TASK_STATES, TERMINAL_STATES } from "./task-state.ts";
 export type { StateReading, TaskState } from "./task-state.ts";
-export { chooseInterface, sendOneMessage } from "./one-shot.ts";
+export { cancelTaskGivenUp, chooseInterface, sendOneMessage } from "./one-shot.ts";
 export type { OneShotInput, OneShotOutcome, OneShotResult } from "./one-shot.ts";

@@ -88,7 +88,7 @@ async function gaveUp(ports: ExchangePorts, target: RequestTarget, result: Excha
   const task = result.fold.tasks()[0];
   if (!task) return { ok: false, reason: `${why}${input.cancelOnGiveUp ? " before the agent named a task, so there is none to cancel" : ""}` };
   if (task.state && isTerminal(task.state)) return { ok: false, reason: `${why} after the task ended ${task.state}`, task };
-  const canceled = input.cancelOnGiveUp ? await cancelGivenUp(ports, target, task.taskId, input) : `; task ${task.taskId} may still be running`;
+  const canceled = input.cancelOnGiveUp ? await cancelTaskGivenUp(ports, target, task.taskId, input) : `; task ${task.taskId} may still be running`;
   return { ok: false, reason: `${why} while the task was ${task.state ?? "in no known state"}${canceled}`, task };
 }
 
@@ -97,8 +97,16 @@ const lastText = (task: TaskRecord): string => {
   return text ? `: ${text}` : "";
 };
 
-/** Cancels `taskId` on the agent; says what came of it, in words for the end of a reason. */
-async function cancelGivenUp(ports: ExchangePorts, target: RequestTarget, taskId: string, input: OneShotInput): Promise<string> {
+/**
+ * Cancels a task a caller gave up on (a time limit, an interrupt), within GIVE_UP_CANCEL_MS;
+ * the result is words for the end of the reason the caller reports.
+ */
+export async function cancelTaskGivenUp(
+  ports: ExchangePorts,
+  target: RequestTarget,
+  taskId: string,
+  input: Pick<OneShotInput, "headers" | "versionHeader" | "onFrame" | "newId">,
+): Promise<string> {
   const spec = buildRequest(target, "cancel", { taskId }, { ...(input.headers ? { headers: input.headers } : {}), ...(input.versionHeader ? { versionHeader: input.versionHeader } : {}) }, input.newId());
   const limits = { headersMs: GIVE_UP_CANCEL_MS, idleMs: GIVE_UP_CANCEL_MS };
   const result = await exchange(ports, spec, { dialect: target.dialect, binding: target.binding, limits, ...(input.onFrame ? { onFrame: input.onFrame } : {}) });

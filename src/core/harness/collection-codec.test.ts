@@ -361,3 +361,13 @@ describe("canonical form and the collection file", () => {
     expect(text.endsWith("/steps/19: m; and 5 more")).toBe(true);
   });
 });
+
+describe("matches patterns", () => {
+  it("refuses nested quantifiers and oversize patterns, and keeps ordinary ones", async () => {
+    const { patternProblem } = await import("./step-check.ts");
+    for (const bad of ["(a+)+$", "(\\d*)*", "(x+){2,}", "([a-z]+)*b"]) expect(patternProblem(bad), bad).toMatch(/exponential time/);
+    for (const ok of ["^Echo", "(ab)+", "(a|b)*c", "\\(a+\\)+", "(a+)?", "(\\d{2}){3}", "[+*]+"]) expect(patternProblem(ok), ok).toBeUndefined();
+    expect(patternProblem("x".repeat(1001))).toMatch(/at most 1000/);
+    expect(patternProblem("(")).toMatch(/not a valid regular expression/);
+  });
+});

@@ -128,11 +128,8 @@ function assertionAt(cx: CheckContext, value: unknown, where: string): void {
       requiredPointer(cx, obj, where);
       const pattern = stringField(ck, obj, "pattern", where, { required: true });
       if (pattern !== undefined) {
-        try {
-          new RegExp(pattern);
-        } catch (err) {
-          ck.add(at(where, "pattern"), `is not a valid regular expression: ${(err as Error).message}`);
-        }
+        const problem = patternProblem(pattern);
+        if (problem) ck.add(at(where, "pattern"), problem);
       }
       break;
     }
@@ -234,3 +231,24 @@ export function checkSteps(cx: CheckContext, value: unknown): void {
   const names = new Map<string, number>();
   for (let i = 0; i < value.length; i++) stepAt(cx, value[i], i, names);
 }
+
+/** Longest `matches` pattern; a collection file is shared, so its patterns are not trusted. */
+export const MAX_PATTERN_LENGTH = 1000;
+/** A quantified group holding a quantifier, e.g. `(a+)+` or `(\d*){2,}`, escapes aside. */
+const NESTED_QUANTIFIER = /\((?:[^()\\]|\\.)*[+*}](?:[^()\\]|\\.)*\)(?:[+*]|\{\d+,)/;
+
+/**
+ * Why a pattern is refused: not a regular expression, too long, or a nested quantifier, the
+ * usual shape of a pattern whose matching time explodes on a near-miss (JavaScript has no limit).
+ */
+export function patternProblem(pattern: string): string | undefined {
+  if (pattern.length > MAX_PATTERN_LENGTH) return `is ${pattern.length} characters long; at most ${MAX_PATTERN_LENGTH} are allowed`;
+  try {
+    new RegExp(pattern);
+  } catch (err) {
+    return `is not a valid regular expression: ${(err as Error).message}`;
+  }
+  if (NESTED_QUANTIFIER.test(pattern)) return "has a repeated group that itself repeats (like (a+)+), which can take exponential time to match; repeat once instead (a+)";
+  return undefined;
+}
+
