@@ -14,7 +14,7 @@ import { systemClock } from "../../src/core/env/index.ts";
 import type { McpTarget } from "../cli/call-mcp-args.ts";
 import { connectMcp, type McpSession } from "../cli/call-mcp-connect.ts";
 import { commandWords } from "../cli/command-words.ts";
-import { callOutcome, requestErrorOutcome, responseEntry, resultOutcome, sseStream } from "./mcp-outcome.ts";
+import { callOutcome, ownEntries, requestErrorOutcome, responseEntry, resultOutcome, sseStream } from "./mcp-outcome.ts";
 import { entryJson, learnFrom, stepFrames } from "./step-frames.ts";
 import { settleWithin, stepLimit, type StepLimit } from "./step-limit.ts";
 import { TargetSessions } from "./target-sessions.ts";
@@ -144,7 +144,7 @@ export class McpExecutor implements StepExecutor {
       }
     }
     const latencyMs = performance.now() - sentAt;
-    const entries = open.log.entriesAfter(mark);
+    const entries = ownEntries(open.log.entriesAfter(mark));
     const response = responseEntry(entries, action.method);
     const stream = sseStream(entries, response);
     return {

@@ -91,3 +91,21 @@ export function sseStream(entries: readonly WireEntry[], response: WireEntry | u
   const events = entries.filter((e) => e.direction === "in" && isSse(e));
   return { kinds: events.map(kindOf), final: events[events.length - 1] === response };
 }
+
+const rpcId = (json: unknown): string | undefined => (isJsonObject(json) && (typeof json.id === "string" || typeof json.id === "number") ? JSON.stringify(json.id) : undefined);
+
+/**
+ * The step's own frames: a response to a request this step did not send (a late answer to the
+ * step before, which gave up on it) belongs to that step, not this one, so it is left out.
+ */
+export function ownEntries(entries: readonly WireEntry[]): WireEntry[] {
+  const sent = new Set(entries.filter((e) => e.direction === "out").flatMap((e) => {
+    const json = entryJson(e);
+    return Array.isArray(json) ? json.map(rpcId) : [rpcId(json)];
+  }));
+  return entries.filter((e) => {
+    if (e.direction === "out") return true;
+    const json = entryJson(e);
+    return !isResponse(json) || sent.has(rpcId(json));
+  });
+}
