@@ -29,7 +29,7 @@ import { WireLog, type WireEntry } from "../../src/core/wire/index.ts";
 import { a2aBody, a2aOutcome, a2aStream } from "./a2a-outcome.ts";
 import { learnFrom, stepFrames } from "./step-frames.ts";
 import { stepLimit, type StepLimit } from "./step-limit.ts";
-import { TargetSessions } from "./target-sessions.ts";
+import { isObservation, TargetSessions } from "./target-sessions.ts";
 
 export interface A2aExecutorOptions {
   readonly engine?: ValidationEngine;
@@ -95,13 +95,8 @@ export class A2aExecutor implements StepExecutor {
     if (spec.protocol !== "a2a" || action.protocol !== "a2a") throw new Error(`the A2A executor got a ${spec.protocol} target with a ${action.protocol} action`);
     const limit = stepLimit(ctx, step.timeoutMs);
     try {
-      let session = await this.#sessions.get(step.targetName, spec);
-      if (!session) {
-        const opened = await this.#open(spec, limit, step.timeoutMs);
-        if ("outcome" in opened) return opened;
-        session = opened;
-        this.#sessions.set(step.targetName, spec, session);
-      }
+      const session = await this.#sessions.getOrOpen(step.targetName, spec, () => this.#open(spec, limit, step.timeoutMs), isObservation);
+      if (isObservation(session)) return session;
       const observation = await this.#send(session, action, step, limit);
       if (observation.outcome.kind === "transport-error") await this.#sessions.drop(step.targetName);
       return observation;

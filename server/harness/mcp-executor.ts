@@ -17,7 +17,7 @@ import { commandWords } from "../cli/command-words.ts";
 import { callOutcome, ownEntries, requestErrorOutcome, responseEntry, resultOutcome, sseStream } from "./mcp-outcome.ts";
 import { entryJson, learnFrom, stepFrames } from "./step-frames.ts";
 import { settleWithin, stepLimit, type StepLimit } from "./step-limit.ts";
-import { TargetSessions } from "./target-sessions.ts";
+import { isObservation, TargetSessions } from "./target-sessions.ts";
 
 export interface McpExecutorOptions {
   readonly engine?: ValidationEngine;
@@ -86,13 +86,8 @@ export class McpExecutor implements StepExecutor {
     const target = mcpTarget(spec);
     const limit = stepLimit(ctx, step.timeoutMs);
     try {
-      let open = await this.#sessions.get(step.targetName, spec);
-      if (!open) {
-        const opened = await this.#connect(target, limit);
-        if ("outcome" in opened) return opened;
-        open = opened;
-        this.#sessions.set(step.targetName, spec, open);
-      }
+      const open = await this.#sessions.getOrOpen(step.targetName, spec, () => this.#connect(target, limit), isObservation);
+      if (isObservation(open)) return open;
       const observation = await this.#send(open, action, step, limit);
       if (observation.outcome.kind === "transport-error") await this.#sessions.drop(step.targetName);
       return observation;

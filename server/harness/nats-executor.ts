@@ -18,7 +18,7 @@ import { WireLog, type WireEntry } from "../../src/core/wire/index.ts";
 import { payloadValue, replyBody, replyStream, taskStepOutcome, toolStepOutcome } from "./nats-outcome.ts";
 import { stepFrames } from "./step-frames.ts";
 import { settleWithin, stepLimit, StepStoppedError, unlessStopped, type StepLimit } from "./step-limit.ts";
-import { TargetSessions } from "./target-sessions.ts";
+import { isObservation, TargetSessions } from "./target-sessions.ts";
 
 export interface NatsExecutorOptions {
   readonly engine?: ValidationEngine;
@@ -58,13 +58,8 @@ export class NatsExecutor implements StepExecutor {
     if (spec.protocol !== "nats" || action.protocol !== "nats") throw new Error(`the NATS executor got a ${spec.protocol} target with a ${action.protocol} action`);
     const limit = stepLimit(ctx, step.timeoutMs);
     try {
-      let session = await this.#sessions.get(step.targetName, spec);
-      if (!session) {
-        const opened = await this.#connect(spec, limit, step.timeoutMs);
-        if ("outcome" in opened) return opened;
-        session = opened;
-        this.#sessions.set(step.targetName, spec, session);
-      }
+      const session = await this.#sessions.getOrOpen(step.targetName, spec, () => this.#connect(spec, limit, step.timeoutMs), isObservation);
+      if (isObservation(session)) return session;
       const mark = session.log.lastSeq;
       const sentAt = performance.now();
       const answer = await this.#send(session.port, action, limit, step.timeoutMs);
