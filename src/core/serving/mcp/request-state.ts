@@ -21,7 +21,7 @@ export interface RequestStateSigner {
 }
 
 const WHY: Readonly<Record<string, string>> = {
-  mac: "it was altered after this server issued it",
+  mac: "it was altered after this server issued it, or another server (or an earlier launch of this one) issued it",
   malformed: "it is not a requestState this server issues",
   expired: `it expired (a requestState is good for ${REQUEST_STATE_TTL_S / 60} minutes)`,
   bind: "it was issued for a different call (another tool, other arguments or another method)",
