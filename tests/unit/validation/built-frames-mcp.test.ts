@@ -104,7 +104,7 @@ async function converse(version: McpVersion): Promise<FrameEvent[]> {
   }
   if (atLeast(version, "2025-03-26")) await call("test_audio_content", {});
   await call("test_tool_with_progress", {}, '{"progressToken":"typed"}');
-  await call("json_schema_2020_12_tool", { name: "n", address: { street: "s", city: "c" } });
+  await call("json_schema_2020_12_tool", { name: "n", address: { street: "s", city: "c" }, email: "n@example.org" });
   await call("test_dynamic_tool", {});
   await until("the refreshed tool list", () => bench.tools.some((t) => t.name === "test_dynamic_extra"));
   await connection.callTool("no-such-tool", {});
