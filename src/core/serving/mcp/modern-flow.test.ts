@@ -6,7 +6,7 @@
 import { InMemoryTransport, type JSONRPCMessage } from "@modelcontextprotocol/server";
 import { describe, expect, it } from "vitest";
 import { silentLogger } from "../../env/defaults.ts";
-import { systemScheduler } from "../../env/scheduler.ts";
+import { ManualScheduler, systemScheduler } from "../../env/scheduler.ts";
 import { DEMO_TOOLKIT } from "../demo-toolkit.ts";
 import type { ConfirmMode } from "../confirm-gate.ts";
 import { serveConnection } from "./connection.ts";
@@ -125,6 +125,21 @@ describe("tasks and list changes on the modern era", () => {
     expect(created).toMatchObject({ resultType: "task" });
     expect(created).not.toHaveProperty("requestState");
     await expect.poll(async () => ((await raw.request("tasks/get", { taskId: created.taskId }, EXT)).result!.result as { content?: { text: string }[] } | undefined)?.content?.[0]?.text, { timeout: 3_000 }).toBe("Hello, Ada, from a task.");
+    await raw.close();
+  });
+
+  it("a task waiting for answers nobody gives fails after ten minutes, freeing its place", async () => {
+    const scheduler = new ManualScheduler();
+    const ctx = context("auto", { scheduler });
+    const raw = await rawModern(ctx);
+    const created = (await raw.request("tools/call", { name: "confirm_delete", arguments: { filename: "x" } }, { ...EXT, elicitation: {} })).result!;
+    const get = async () => (await raw.request("tasks/get", { taskId: created.taskId }, EXT)).result!;
+    await expect.poll(async () => (await get()).status).toBe("input_required");
+    scheduler.advance(10 * 60_000 - 1);
+    expect((await get()).status).toBe("input_required");
+    scheduler.advance(1);
+    expect(await get()).toMatchObject({ status: "failed", error: { code: -32603, message: "nobody answered the task's questions within 10 minutes" } });
+    expect(ctx.tasks.live).toBe(0);
     await raw.close();
   });
 

@@ -11,14 +11,25 @@ import type { McpTask } from "./task-store.ts";
 
 export type TaskBody = (scope: Pick<FixtureScope, "signal" | "ask" | "progress" | "log">) => Promise<ToolAnswer>;
 
+/** How long a task waits for the answers it asked for before it gives up (as long as a requestState lives). */
+export const TASK_INPUT_WAIT_MS = 10 * 60_000;
+
 /** The task running `body`, or undefined when too many tasks are live to start another. */
 export function startTask(ctx: McpServingContext, owner: string, tool: string, body: TaskBody): McpTask | undefined {
   const task = ctx.tasks.create(owner, tool);
   if (!task) return undefined;
   ctx.logger.info("MCP task started", { task: task.id.slice(0, 8), tool });
+  const ask = (requests: Parameters<McpTask["ask"]>[0]) => {
+    // A question nobody answers must not keep the task (and its place among the live ones) forever.
+    const giveUp = ctx.scheduler.after(TASK_INPUT_WAIT_MS, () => {
+      const message = `nobody answered the task's questions within ${TASK_INPUT_WAIT_MS / 60_000} minutes`;
+      if (task.settle("failed", { error: { code: ProtocolErrorCode.InternalError, message }, message })) task.controller.abort();
+    });
+    return task.ask(requests).finally(giveUp);
+  };
   const scope = {
     signal: task.controller.signal,
-    ask: (requests: Parameters<McpTask["ask"]>[0]) => task.ask(requests),
+    ask,
     progress: async (progress: number, total?: number, message?: string) => task.touch(message ?? (total !== undefined ? `${progress} of ${total}` : `${progress}`)),
     log: async () => undefined,
   };
