@@ -127,14 +127,30 @@ describe.each(["http", "stdio"] as const)("patchbay serve --%s", (kind) => {
     await cancelEndsTheProcess((args, signal) => client.callTool({ name: "hold", arguments: args as Record<string, unknown> }, undefined, { signal }));
   }, 60_000);
 
-  it("the v2 client negotiating legacy: initialize, a session, the same features", async () => {
+  it("the v2 client negotiating legacy: initialize, a session, the same features, 2025-11-25 tasks by their method names", async () => {
     const client = await v2Client(surfaces[kind](), "legacy", { elicitation: {} });
     open.push(client);
     client.setRequestHandler("elicitation/create", async () => approving);
     expect(client.getProtocolEra()).toBe("legacy");
     expect(client.getNegotiatedProtocolVersion()).toBe("2025-11-25");
     await commonFeatures(client, (onprogress) => client.callTool({ name: "test_tool_with_progress", arguments: {} }, { onprogress }), kind === "stdio");
+    const logs: string[] = [];
+    client.setNotificationHandler("notifications/message", (n) => void logs.push(n.params.level));
+    await client.setLoggingLevel("warning");
+    await client.callTool({ name: "test_tool_with_logging", arguments: {} });
+    await client.setLoggingLevel("info");
+    await client.callTool({ name: "test_tool_with_logging", arguments: {} });
+    await until(() => logs.length === 3, "three info logs");
     expect(textOf(await client.callTool({ name: "confirm", arguments: { action: "v2 legacy" } }))).toBe("done: v2 legacy");
+    // The v2 client has no task methods of its own; they are sent by name, as any method is.
+    const any = { "~standard": { version: 1 as const, vendor: "test", validate: (value: unknown) => ({ value: value as Record<string, unknown> }) } };
+    const created = (await client.request({ method: "tools/call", params: { name: "sleep", arguments: { seconds: 0 }, task: {} } }, any)) as Record<string, unknown>;
+    const taskId = (created.task as { taskId: string }).taskId;
+    expect(await client.request({ method: "tasks/result", params: { taskId } }, any)).toMatchObject({ content: [{ text: "slept 0 s" }] });
+    expect(await client.request({ method: "tasks/get", params: { taskId } }, any)).toMatchObject({ taskId, status: "completed" });
+    const listed = (await client.request({ method: "tasks/list", params: {} }, any)) as { tasks: { taskId: string }[] };
+    expect(listed.tasks.map((t) => t.taskId)).toContain(taskId);
+    await cancelEndsTheProcess((args, signal) => client.callTool({ name: "hold", arguments: args as Record<string, unknown> }, { signal }));
   }, 60_000);
 
   it("the v2 client in auto mode lands on 2026-07-28: every feature, per-request log level, input_required approval, a tampered requestState refused, cancel", async () => {
