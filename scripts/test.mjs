@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm test`: installs what the suite needs, then type-check, lint, unit, integration (real
-// nats-server), build + bundle budget, the A2A TCK against the served agent (Debian's python),
-// the benchmarks, and end-to-end (Playwright with Debian's Chromium).
+// nats-server), build + bundle budget, the A2A TCK (Debian's python) and the MCP conformance
+// suite (both requirement sets, Node 22) against the served agent, the benchmarks, and
+// end-to-end (Playwright with Debian's Chromium).
 // Every stage runs; the run fails if any stage failed. Ends with one "N passed, N failed" line.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
@@ -97,6 +98,24 @@ function tckCounts(file) {
   };
 }
 
+/** Every requirement set's checks are the tally; scenarios and checks per set are the note. */
+function conformanceCounts(file) {
+  return () => {
+    const r = readJson(file);
+    if (!r || !r.ran) return { passed: 0, failed: 1, skipped: 0, unit: "tests", note: `the suite could not run${r?.error ? `: ${r.error}` : ""}` };
+    let passed = 0;
+    let failed = 0;
+    const notes = [];
+    for (const [set, s] of Object.entries(r.sets)) {
+      passed += s.total?.passed ?? 0;
+      failed += s.total ? s.total.failed : 1;
+      const ok = s.scenarios.filter((x) => x.ok).length;
+      notes.push(`${set}: ${ok}/${s.scenarios.length} scenarios, ${s.total?.passed ?? "?"} checks passed, ${s.total?.failed ?? "?"} failed`);
+    }
+    return { passed, failed, skipped: 0, unit: "tests", note: notes.join("; ") };
+  };
+}
+
 function playwrightCounts(file) {
   return () => {
     const r = readJson(file);
@@ -132,6 +151,7 @@ stage("build", "npm", ["run", "--silent", "build"]);
 if (results.at(-1)?.ok) recordBuild();
 stage("bundle budget", "node", ["scripts/budget.mjs"]);
 stage("A2A TCK (v0.3 JSON-RPC, served agent)", "node", ["scripts/a2a-tck.mjs"], tckCounts(join(REPORTS, "a2a-tck.json")));
+stage("MCP conformance (patchbay serve --http)", "node", ["scripts/mcp-conformance.mjs"], conformanceCounts(join(REPORTS, "mcp-conformance.json")));
 // Prints throughput and the ratio to the JSON.parse + ajv floor (goal 2x); fails only if the run
 // breaks or the floor and the pipeline disagree. `--gate` fails over the goal: not on until it is met.
 stage("benchmark: bulk validation", "node", ["bench/run.mjs", "validate", "--rounds", "5"]);

@@ -2,6 +2,7 @@
  * `patchbay serve`: a toolkit (or the demo agent) served to MCP clients over stdio or Streamable
  * HTTP, or as an A2A agent over HTTP.
  */
+import { randomFillSync } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { extname, resolve } from "node:path";
 import type { Readable, Writable } from "node:stream";
@@ -166,7 +167,16 @@ export async function runServe(args: ServeArgs, deps: ServeDeps): Promise<number
     ...(args.fixtures !== undefined ? { fixtures: args.fixtures } : {}),
   };
   if (args.mode === "stdio") {
-    const context = createServingContext({ toolkit, scheduler: systemScheduler(), logger: deps.logger, runner: nodeCommandRunner(), version: VERSION, ...settings });
+    const context = createServingContext({
+      toolkit,
+      scheduler: systemScheduler(),
+      logger: deps.logger,
+      runner: nodeCommandRunner(),
+      version: VERSION,
+      randomBytes: (bytes) => randomFillSync(bytes),
+      wallNow: Date.now,
+      ...settings,
+    });
     const serving = await serveStdio(context, deps.stdio);
     deps.logger.info("serving over MCP on stdio", { toolkit: toolkit.name, tools: context.tools.size, fixtures: context.fixtureTools.length });
     await Promise.race([serving.closed, aborted(deps.signal)]);

@@ -88,7 +88,9 @@ Serves a toolkit's tools to MCP clients, or as an A2A agent. The toolkit is a JS
 (format "patchbay.toolkit") or a toolkit saved from the console, as found in the workspace
 (e.g. ~/.patchbay/toolkits/<name>.json); without one, the built-in demo agent is served
 (over MCP together with the fixtures the MCP conformance suite expects). Tagged ai:confirm
-tools ask for approval first (see --confirm); ai:deny tools are never served.
+tools ask for approval first (see --confirm); ai:deny tools are never served. Over MCP both
+protocol eras are served: 2024-11-05 … 2025-11-25 (initialize, sessions) and 2026-07-28
+(stateless, a _meta envelope on each request); long tools may run as tasks in both.
 
   --stdio    For a client that starts Patchbay itself, such as Claude Desktop:
              stdout carries only MCP messages, logs go to stderr. Ends when stdin closes.

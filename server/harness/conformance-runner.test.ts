@@ -40,7 +40,8 @@ describe("starting a conformance run", () => {
   it("refuses a body that is not {url}, naming what is wrong", async () => {
     const r = runner();
     expect(await refusal(r.start("mcp", "http://x/mcp"))).toMatchObject({ status: 400, code: "invalid_body", message: expect.stringContaining('{"url": "…"}') as unknown });
-    expect(await refusal(r.start("mcp", { url: "http://x/mcp", scope: "all" }))).toMatchObject({ status: 400, message: 'unknown field "scope"; expected url' });
+    expect(await refusal(r.start("mcp", { url: "http://x/mcp", scope: "all" }))).toMatchObject({ status: 400, message: 'unknown field "scope"; expected url, requirements' });
+    expect(await refusal(r.start("mcp", { url: "http://x/mcp", requirements: "2024-11-05" }))).toMatchObject({ status: 400, message: expect.stringContaining('"requirements" must be "2026-07-28" or "2025-11-25"') as unknown });
     expect(await refusal(r.start("mcp", { url: "ftp://x/mcp" }))).toMatchObject({ status: 400, code: "invalid_url", message: expect.stringContaining("must use http or https, not ftp") as unknown });
     expect(await refusal(r.start("mcp", {}))).toMatchObject({ status: 400, code: "invalid_url" });
     expect(await refusal(r.start("a2a", { url: "http://x/", scope: "some" }))).toMatchObject({ status: 400, message: expect.stringContaining('"scope" must be "mandatory"') as unknown });

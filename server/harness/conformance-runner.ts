@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { isAbsolute, join } from "node:path";
 import type { Logger } from "../../src/core/env/environment.ts";
 import { parseMcpConformanceOutput } from "../../src/core/harness/conformance-output.ts";
-import type { ConformanceProblem, ConformanceRunSummary, ConformanceRunView, ConformanceState, TckScope } from "../../src/core/harness/conformance-run-types.ts";
+import { MCP_REQUIREMENTS, type ConformanceProblem, type ConformanceRunSummary, type ConformanceRunView, type ConformanceState, type McpRequirements, type TckScope } from "../../src/core/harness/conformance-run-types.ts";
 import { checkTargetUrl, tckTarget, type ConformanceKind } from "../../src/core/harness/conformance-target.ts";
 import { isJsonObject } from "../../src/core/json/index.ts";
 import { HttpError } from "../http/errors.ts";
@@ -40,6 +40,7 @@ interface RunRecord {
   readonly url: string;
   readonly target: string;
   readonly scope: TckScope | null;
+  readonly requirements: McpRequirements | null;
   readonly startedAt: number;
   readonly tail: OutputTail;
   readonly dirs: readonly string[];
@@ -54,17 +55,30 @@ interface RunRecord {
   ended: Promise<void>;
 }
 
-function readBody(kind: ConformanceKind, body: unknown): { url: string; scope: TckScope | null } {
-  const allowed = kind === "mcp" ? ["url"] : ["url", "scope"];
-  if (!isJsonObject(body)) throw new HttpError(400, "invalid_body", `expected a JSON object such as {"url": "…"}${kind === "a2a" ? ' (and optionally "scope": "mandatory" or "all")' : ""}`);
+interface RunBody {
+  readonly url: string;
+  readonly scope: TckScope | null;
+  readonly requirements: McpRequirements | null;
+}
+
+function readBody(kind: ConformanceKind, body: unknown): RunBody {
+  const allowed = kind === "mcp" ? ["url", "requirements"] : ["url", "scope"];
+  const optional = kind === "a2a" ? ' (and optionally "scope": "mandatory" or "all")' : ` (and optionally "requirements": ${MCP_REQUIREMENTS.map((r) => `"${r}"`).join(" or ")})`;
+  if (!isJsonObject(body)) throw new HttpError(400, "invalid_body", `expected a JSON object such as {"url": "…"}${optional}`);
   const unknown = Object.keys(body).find((k) => !allowed.includes(k));
   if (unknown !== undefined) throw new HttpError(400, "invalid_body", `unknown field ${JSON.stringify(unknown.slice(0, 100))}; expected ${allowed.join(", ")}`);
   const checked = checkTargetUrl(kind, body.url);
   if (!checked.ok) throw new HttpError(400, "invalid_url", checked.problem);
-  if (kind === "mcp") return { url: checked.url, scope: null };
+  if (kind === "mcp") {
+    const requirements = body.requirements ?? MCP_REQUIREMENTS[0];
+    if (!MCP_REQUIREMENTS.includes(requirements as McpRequirements)) {
+      throw new HttpError(400, "invalid_body", `"requirements" must be ${MCP_REQUIREMENTS.map((r) => `"${r}"`).join(" or ")}: the protocol revision whose required scenarios run`);
+    }
+    return { url: checked.url, scope: null, requirements: requirements as McpRequirements };
+  }
   const scope = body.scope ?? "mandatory";
   if (!SCOPES.includes(scope as TckScope)) throw new HttpError(400, "invalid_body", '"scope" must be "mandatory" (the TCK\'s mandatory set) or "all" (mandatory and optional)');
-  return { url: checked.url, scope: scope as TckScope };
+  return { url: checked.url, scope: scope as TckScope, requirements: null };
 }
 
 export class ConformanceRunner {
@@ -79,7 +93,7 @@ export class ConformanceRunner {
 
   /** Starts a run; 400 for a bad body, 409 while one of this kind runs, 503 for a missing prerequisite. */
   async start(kind: ConformanceKind, body: unknown): Promise<ConformanceRunView> {
-    const { url, scope } = readBody(kind, body);
+    const { url, scope, requirements } = readBody(kind, body);
     const target = kind === "a2a" ? tckTarget(url) : { ok: true as const, url };
     if (!target.ok) throw new HttpError(400, "invalid_url", target.problem);
     const busy = this.#busy.get(kind);
@@ -91,13 +105,13 @@ export class ConformanceRunner {
       const out = await mkdtemp(join(tmpdir(), `patchbay-conformance-${kind}-`));
       dirs.push(out);
       let launch: Launch;
-      if (kind === "mcp") launch = mcpLaunch(this.#options.paths, target.url, out);
+      if (kind === "mcp") launch = mcpLaunch(this.#options.paths, target.url, out, requirements ?? MCP_REQUIREMENTS[0]!);
       else {
         const tck = await mkdtemp(join(tmpdir(), "patchbay-a2a-tck-"));
         dirs.push(tck);
         launch = await tckLaunch(this.#options.paths, target.url, scope ?? "mandatory", out, tck);
       }
-      const record = this.#record(id, kind, url, target.url, scope, dirs, launch);
+      const record = this.#record(id, kind, url, target.url, { scope, requirements }, dirs, launch);
       record.ended = this.#drive(record).catch(async (err: unknown) => {
         record.problem = { code: "spawn_failed", message: `the run could not be started: ${(err as Error).message}` };
         await this.#finish(record, null, undefined, false);
@@ -146,8 +160,8 @@ export class ConformanceRunner {
     return record;
   }
 
-  #record(id: string, kind: ConformanceKind, url: string, target: string, scope: TckScope | null, dirs: string[], launch: Launch): RunRecord {
-    const record: RunRecord = { id, kind, url, target, scope, startedAt: Date.now(), tail: new OutputTail(), dirs, launch, child: null, state: "running", finishedAt: null, exitCode: null, problem: null, finished: null, stopping: null, ended: Promise.resolve() };
+  #record(id: string, kind: ConformanceKind, url: string, target: string, sets: Pick<RunBody, "scope" | "requirements">, dirs: string[], launch: Launch): RunRecord {
+    const record: RunRecord = { id, kind, url, target, ...sets, startedAt: Date.now(), tail: new OutputTail(), dirs, launch, child: null, state: "running", finishedAt: null, exitCode: null, problem: null, finished: null, stopping: null, ended: Promise.resolve() };
     this.#runs.set(id, record);
     const done = [...this.#runs.values()].filter((r) => r.state !== "running");
     for (const old of done.slice(0, Math.max(0, this.#runs.size - KEPT_RUNS))) this.#runs.delete(old.id);
@@ -254,6 +268,7 @@ export class ConformanceRunner {
       url: r.url,
       target: r.target,
       scope: r.scope,
+      requirements: r.requirements,
       state: r.state,
       startedAt: new Date(r.startedAt).toISOString(),
       finishedAt: r.finishedAt === null ? null : new Date(r.finishedAt).toISOString(),

@@ -6,7 +6,7 @@
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
-import type { TckScope } from "../../src/core/harness/conformance-run-types.ts";
+import type { McpRequirements, TckScope } from "../../src/core/harness/conformance-run-types.ts";
 import { HttpError } from "../http/errors.ts";
 import { findPackageRoot } from "../paths.ts";
 
@@ -71,8 +71,8 @@ export function tckPython(paths: ToolPaths): string {
   return paths.env.PYTHON ?? "/usr/bin/python3";
 }
 
-/** How to run the suite against `url`, writing each scenario's checks.json under `outDir`. */
-export function mcpLaunch(paths: ToolPaths, url: string, outDir: string): Launch {
+/** How to run the suite's `requirements` set against `url`, writing each scenario's checks.json under `outDir`. */
+export function mcpLaunch(paths: ToolPaths, url: string, outDir: string, requirements: McpRequirements): Launch {
   const cli = conformanceCli(paths);
   if (!existsSync(cli)) {
     throw unavailable(
@@ -80,7 +80,7 @@ export function mcpLaunch(paths: ToolPaths, url: string, outDir: string): Launch
       `the MCP conformance suite is not installed: ${cli} is missing. Run \`npm install\` in ${paths.root} (it is the devDependency ${CONFORMANCE_PACKAGE}), or set PATCHBAY_CONFORMANCE_JS to the suite's dist/index.js.`,
     );
   }
-  const suite = [cli, "server", "--url", url, "-o", outDir];
+  const suite = [cli, "server", "--url", url, "--requirements", requirements, "-o", outDir];
   const env = { ...paths.env, NO_COLOR: "1", FORCE_COLOR: "0" };
   if (paths.nodeMajor >= 22) return { command: paths.execPath, args: suite, env };
   return { command: null, args: suite, env, findNode: { command: "npx", args: ["-y", "node@22", "-p", "process.execPath"] } };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { corsHeaders, mcpHostAllowed, mcpOriginAllowed } from "./host-policy.ts";
+import { corsHeaders, mcpHostAllowed, mcpOriginAllowed, preflightHeaders } from "./host-policy.ts";
 
 describe("the MCP endpoint's Host check", () => {
   it.each(["127.0.0.1:7421", "localhost:7421", "LOCALHOST:7421", "[::1]:7421"])("allows %s", (host) => {
@@ -38,5 +38,13 @@ describe("the MCP endpoint's Origin check", () => {
       "Access-Control-Expose-Headers": "Mcp-Session-Id, Mcp-Protocol-Version",
     });
     expect(corsHeaders(undefined)).toEqual({});
+  });
+
+  it("lets a page send the 2026-07-28 headers, Mcp-Param-* ones only as it names them, and nothing else it asks for", () => {
+    const allowed = preflightHeaders("Content-Type, mcp-method, Mcp-Param-Region, X-Evil, mcp-param-, mcp-param-a b")["Access-Control-Allow-Headers"]!.split(", ");
+    expect(allowed).toEqual(expect.arrayContaining(["Mcp-Method", "Mcp-Name", "Mcp-Protocol-Version", "mcp-param-region"]));
+    expect(allowed.map((h) => h.toLowerCase())).not.toContain("x-evil");
+    expect(allowed.filter((h) => h.startsWith("mcp-param-"))).toEqual(["mcp-param-region"]);
+    expect(preflightHeaders(undefined)["Access-Control-Allow-Methods"]).toBe("GET, POST, DELETE, OPTIONS");
   });
 });

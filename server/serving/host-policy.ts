@@ -38,8 +38,20 @@ export function corsHeaders(origin: string | undefined): Record<string, string> 
   return { "Access-Control-Allow-Origin": origin, Vary: "Origin", "Access-Control-Expose-Headers": "Mcp-Session-Id, Mcp-Protocol-Version" };
 }
 
-export const PREFLIGHT_HEADERS: Readonly<Record<string, string>> = {
-  "Access-Control-Allow-Methods": "GET, POST, DELETE, OPTIONS",
-  "Access-Control-Allow-Headers": "Content-Type, Accept, Authorization, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID",
-  "Access-Control-Max-Age": "600",
-};
+const ALLOWED_HEADERS = "Content-Type, Accept, Authorization, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID, Mcp-Method, Mcp-Name";
+/** A 2026-07-28 client mirrors tool arguments into headers named by the tool: `Mcp-Param-<Name>`. */
+const PARAM_HEADER = /^mcp-param-[a-z0-9!#$%&'*+.^_`|~-]{1,100}$/;
+
+/** The preflight answer: the fixed request headers, plus the `Mcp-Param-*` ones the page asks for. */
+export function preflightHeaders(requested: string | undefined): Record<string, string> {
+  const params = (requested ?? "")
+    .split(",")
+    .map((name) => name.trim().toLowerCase())
+    .filter((name) => PARAM_HEADER.test(name))
+    .slice(0, 32);
+  return {
+    "Access-Control-Allow-Methods": "GET, POST, DELETE, OPTIONS",
+    "Access-Control-Allow-Headers": [ALLOWED_HEADERS, ...params].join(", "),
+    "Access-Control-Max-Age": "600",
+  };
+}

@@ -1,12 +1,13 @@
 /**
- * One served agent over Streamable HTTP: the shared serving context, its sessions and the
- * listener. Loaded on demand (it pulls in the MCP SDK and ajv), so `patchbay start` stays light.
+ * One served agent over Streamable HTTP, legacy sessions and modern requests alike: the shared
+ * serving context, its endpoint and the listener. Loaded on demand (it pulls in the MCP SDK and
+ * ajv), so `patchbay start` stays light.
  */
-import { randomUUID } from "node:crypto";
+import { randomFillSync, randomUUID } from "node:crypto";
 import type { Logger } from "../../src/core/env/environment.ts";
 import { systemScheduler } from "../../src/core/env/scheduler.ts";
 import type { ConfirmMode } from "../../src/core/serving/confirm-gate.ts";
-import { McpHttpSessions } from "../../src/core/serving/mcp/http-sessions.ts";
+import { McpHttpEndpoint } from "../../src/core/serving/mcp/http-endpoint.ts";
 import type { OperatorDecider } from "../../src/core/serving/mcp/operator-approvals.ts";
 import type { FrameEvent } from "../../src/core/serving/mcp/recording-transport.ts";
 import { createServingContext, type McpServingContext } from "../../src/core/serving/mcp/serving-context.ts";
@@ -51,6 +52,8 @@ export async function startMcpServing(settings: McpServingSettings): Promise<Mcp
     logger: settings.logger,
     runner: nodeCommandRunner(),
     version: VERSION,
+    randomBytes: (bytes) => randomFillSync(bytes),
+    wallNow: Date.now,
     ...(settings.confirmMode ? { confirmMode: settings.confirmMode } : {}),
     ...(settings.concurrency !== undefined ? { concurrency: settings.concurrency } : {}),
     ...(settings.semaphore ? { semaphore: settings.semaphore } : {}),
@@ -58,7 +61,7 @@ export async function startMcpServing(settings: McpServingSettings): Promise<Mcp
     ...(settings.fixtures !== undefined ? { fixtures: settings.fixtures } : {}),
     ...(settings.approvals ? { approvals: settings.approvals } : {}),
   });
-  const sessions = new McpHttpSessions({
+  const endpoint = new McpHttpEndpoint({
     context,
     newSessionId: () => randomUUID(),
     ...(settings.maxSessions !== undefined ? { maxSessions: settings.maxSessions } : {}),
@@ -66,7 +69,7 @@ export async function startMcpServing(settings: McpServingSettings): Promise<Mcp
     ...(settings.onFrame ? { onFrame: settings.onFrame } : {}),
   });
   const listener = await startMcpListener({
-    handle: (request, body) => sessions.handle(request, body),
+    handle: (request, body) => endpoint.handle(request, body),
     port: settings.port,
     logger: settings.logger,
     ...(settings.maxBodyBytes !== undefined ? { maxBodyBytes: settings.maxBodyBytes } : {}),
@@ -76,9 +79,9 @@ export async function startMcpServing(settings: McpServingSettings): Promise<Mcp
     port: listener.port,
     url: listener.url,
     context,
-    sessionCount: () => sessions.size,
+    sessionCount: () => endpoint.size,
     async close() {
-      await sessions.closeAll();
+      await endpoint.closeAll();
       await listener.close();
     },
   };

@@ -1,5 +1,6 @@
 /**
- * The MCP endpoint's own HTTP listener, separate from the backend's: Streamable HTTP at /mcp on
+ * The MCP endpoint's own HTTP listener, separate from the backend's: Streamable HTTP at /mcp (both
+ * eras: legacy sessions and modern stateless requests) on
  * 127.0.0.1 only. It is meant for external MCP clients (Claude Desktop, the MCP Inspector), which
  * cannot hold Patchbay's launch token, so it asks for none; what keeps it private is the loopback
  * bind plus the Host and Origin checks below, which stop other machines and hostile web pages.
@@ -12,7 +13,7 @@ import type { RequestBody } from "../../src/core/serving/mcp/http-sessions.ts";
 import type { FrameEvent } from "../../src/core/serving/mcp/recording-transport.ts";
 import { HttpError } from "../http/errors.ts";
 import { readBody } from "../http/json-body.ts";
-import { corsHeaders, MCP_PATH, mcpHostAllowed, mcpOriginAllowed, PREFLIGHT_HEADERS } from "./host-policy.ts";
+import { corsHeaders, MCP_PATH, mcpHostAllowed, mcpOriginAllowed, preflightHeaders } from "./host-policy.ts";
 import { listenLoopback } from "./loopback-server.ts";
 import { writeWebResponse } from "./web-response.ts";
 
@@ -115,7 +116,7 @@ function requestHandler(options: McpListenerOptions, port: () => number) {
       const pathname = target.split("?")[0];
       if (pathname !== MCP_PATH) throw new Refusal(404, -32000, `Not found: the MCP endpoint is ${MCP_PATH}.`);
       if (req.method === "OPTIONS") {
-        res.writeHead(204, { ...cors, ...PREFLIGHT_HEADERS });
+        res.writeHead(204, { ...cors, ...preflightHeaders(req.headers["access-control-request-headers"]) });
         res.end();
         return;
       }
@@ -124,7 +125,12 @@ function requestHandler(options: McpListenerOptions, port: () => number) {
       }
       const record = (text: string) => options.onFrame?.({ direction: "in", text });
       const body = req.method === "POST" ? await readMcpBody(req, limit, record) : undefined;
-      const request = new Request(`http://127.0.0.1:${port()}${target}`, { method: req.method, headers: webHeaders(req.headers) });
+      // A client that goes away before its answer is written cancels the request (a modern call's only cancel).
+      const gone = new AbortController();
+      res.once("close", () => {
+        if (!res.writableFinished) gone.abort();
+      });
+      const request = new Request(`http://127.0.0.1:${port()}${target}`, { method: req.method, headers: webHeaders(req.headers), signal: gone.signal });
       await writeWebResponse(res, await options.handle(request, body), cors);
     } catch (error) {
       if (res.headersSent) {

@@ -31,7 +31,10 @@ export type McpServeStatus =
       readonly concurrency: number;
       readonly timeoutMs?: number;
       readonly fixtures: boolean;
+      /** Legacy-era sessions open; modern clients keep none. */
       readonly sessions: number;
+      /** Tool calls running as tasks, and the tasks kept (running ones and the last finished). */
+      readonly tasks: { readonly running: number; readonly kept: number };
       /** Epoch ms. */
       readonly startedAt: number;
       /** Every toolkit tool, with whether MCP serves it and why. */
@@ -101,6 +104,7 @@ export function createServeManager(options: ServeManagerOptions): McpServeManage
       ...(ctx.timeoutMs !== undefined ? { timeoutMs: ctx.timeoutMs } : {}),
       fixtures: ctx.fixtures,
       sessions: serving.sessionCount(),
+      tasks: { running: ctx.tasks.live, kept: ctx.tasks.size },
       startedAt,
       tools: ctx.entries.map((entry) => ({ name: entry.tool.name, served: entry.served, reason: entry.reason })),
       fixtureTools: ctx.fixtureTools.map((fixture) => fixture.tool.name),

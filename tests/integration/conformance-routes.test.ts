@@ -1,7 +1,7 @@
 /**
  * The /api/conformance routes through the real backend: the official MCP conformance suite
- * against the backend's own served MCP endpoint (all 30 scenarios pass, counts and checks read
- * back), and the A2A TCK's mandatory set against Patchbay's served agent in TCK mode. Where the
+ * against the backend's own served MCP endpoint (every scenario of the 2026-07-28 requirement set,
+ * the default, passes; counts and checks read back), and the A2A TCK's mandatory set against Patchbay's served agent in TCK mode. Where the
  * TCK or its Python is missing, the route's prerequisite answer is what is asserted, loudly.
  */
 import { spawnSync } from "node:child_process";
@@ -14,7 +14,8 @@ import { DEMO_TOOLKIT } from "../../src/core/serving/demo-toolkit.ts";
 import { startA2aServing, type A2aServing } from "../../server/serving/a2a-engine.ts";
 import { errorOf, send, startTestBackend, type RawResponse, type TestBackend } from "../helpers/http-client.ts";
 
-const SUITE_SCENARIOS = 30;
+/** The scenarios of the default requirement set, 2026-07-28, in the suite 0.2.0-alpha.12. */
+const SUITE_SCENARIOS = 50;
 const TCK_HOME = resolve(process.env.PATCHBAY_A2A_TCK ?? join(process.cwd(), "..", "shared", "tools", "a2a-tck"));
 const PYTHON = process.env.PYTHON ?? "/usr/bin/python3";
 const TCK_MODULES = ["pytest", "pytest_asyncio", "httpx", "requests", "dotenv", "OpenSSL", "aiohttp", "responses", "yaml", "jsonschema", "deepdiff"];
@@ -66,7 +67,7 @@ describe("the conformance routes", () => {
     const start = await api("POST", "/api/conformance/mcp", { url: mcpUrl });
     expect(start.status, start.text).toBe(200);
     const run = start.json<ConformanceRunView>();
-    expect(run).toMatchObject({ kind: "mcp", state: "running", url: mcpUrl, passed: null });
+    expect(run).toMatchObject({ kind: "mcp", state: "running", url: mcpUrl, requirements: "2026-07-28", passed: null });
     const again = await api("POST", "/api/conformance/mcp", { url: mcpUrl });
     expect(again.status).toBe(409);
     expect(errorOf(again)).toMatchObject({ code: "run_in_progress", message: expect.stringContaining(run.id) as unknown });
@@ -89,8 +90,8 @@ describe("the conformance routes", () => {
     expect(done.output).toContain("=== SUMMARY ===");
     process.stdout.write(`conformance route: ${mcp.scenarios.length} scenarios passed; checks ${mcp.total?.passed} passed, ${mcp.total?.failed} failed\n`);
 
-    const second = (await api("POST", "/api/conformance/mcp", { url: mcpUrl })).json<ConformanceRunView>();
-    expect(second.state).toBe("running");
+    const second = (await api("POST", "/api/conformance/mcp", { url: mcpUrl, requirements: "2025-11-25" })).json<ConformanceRunView>();
+    expect(second).toMatchObject({ state: "running", requirements: "2025-11-25" });
     const stopping = await api("POST", `/api/conformance/runs/${second.id}/stop`, {});
     expect(stopping.status).toBe(200);
     const stopped = await until(second.id, 30_000);

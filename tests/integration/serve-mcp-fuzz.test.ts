@@ -1,8 +1,10 @@
 /**
- * Thousands of malformed requests against the backend's MCP endpoint: not JSON, truncated, wrong
- * types, invalid UTF-8, deep nesting, oversize, unknown methods, wrong headers, broken HTTP.
- * Each must get a clear JSON-RPC error (in a 4xx body, or on the SSE stream of a 200), the
- * endpoint must stay up, and memory must stay bounded.
+ * Thousands of malformed requests against the backend's MCP endpoint, in both eras: not JSON,
+ * truncated, wrong types, invalid UTF-8, deep nesting, oversize, unknown methods, wrong headers,
+ * broken HTTP; and for 2026-07-28 requests (a `_meta` envelope on each), broken envelopes,
+ * missing or disagreeing `MCP-Protocol-Version`/`Mcp-Method`/`Mcp-Name`/`Mcp-Param-*` headers,
+ * removed methods and bad task calls. Each must get a clear JSON-RPC error (in a 4xx body, or in
+ * the 200 answer), the endpoint must stay up, and memory must stay bounded.
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -32,6 +34,8 @@ const int = (lo: number, hi: number) => lo + Math.floor(random() * (hi - lo + 1)
 
 interface Case {
   readonly kind: string;
+  /** A 2026-07-28 request: sent without a session. */
+  readonly modern?: true;
   readonly body: string | Buffer;
   readonly headers?: Record<string, string>;
   /** Sent inside an initialized session. */
@@ -121,6 +125,45 @@ function badHeaders(n: number): Case {
   ]);
 }
 
+const META = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientInfo": { name: "f", version: "1" }, "io.modelcontextprotocol/clientCapabilities": {} };
+const MODERN_HEADERS = (method: string, name?: string): Record<string, string> => ({ "mcp-protocol-version": "2026-07-28", "mcp-method": method, ...(name !== undefined ? { "mcp-name": name } : {}) });
+const modernBody = (id: number, method: string, params: Record<string, unknown>) => JSON.stringify({ jsonrpc: "2.0", id, method, params: { ...params, _meta: { ...META, ...(params._meta as object | undefined) } } });
+
+/** A 2026-07-28 request that is wrong in one way: its envelope, its headers, its method or its params. */
+function modernCase(n: number): Case {
+  const id = 30_000 + n;
+  const call = (args: unknown, headers: Record<string, string> = MODERN_HEADERS("tools/call", "test_header_param")) => ({
+    body: modernBody(id, "tools/call", { name: "test_header_param", arguments: args }),
+    headers,
+  });
+  const broken: Case[] = [
+    { kind: "modern: no MCP-Protocol-Version", body: modernBody(id, "tools/list", {}), headers: { "mcp-method": "tools/list" } },
+    { kind: "modern: Mcp-Method disagrees", body: modernBody(id, "tools/list", {}), headers: MODERN_HEADERS("prompts/list") },
+    { kind: "modern: Mcp-Method case", body: modernBody(id, "tools/list", {}), headers: MODERN_HEADERS("TOOLS/LIST") },
+    { kind: "modern: no Mcp-Name", body: modernBody(id, "tools/call", { name: "echo", arguments: { message: "x" } }), headers: MODERN_HEADERS("tools/call") },
+    { kind: "modern: Mcp-Name disagrees", body: modernBody(id, "tools/call", { name: "echo", arguments: { message: "x" } }), headers: MODERN_HEADERS("tools/call", "add") },
+    { kind: "modern: header says another version", body: modernBody(id, "tools/list", {}), headers: { ...MODERN_HEADERS("tools/list"), "mcp-protocol-version": "2025-11-25" } },
+    { kind: "modern: unknown version", body: JSON.stringify({ jsonrpc: "2.0", id, method: "tools/list", params: { _meta: { ...META, "io.modelcontextprotocol/protocolVersion": "2099-01-01" } } }), headers: { ...MODERN_HEADERS("tools/list"), "mcp-protocol-version": "2099-01-01" } },
+    { kind: "modern: no _meta", body: JSON.stringify({ jsonrpc: "2.0", id, method: "tools/list", params: {} }), headers: MODERN_HEADERS("tools/list") },
+    { kind: "modern: _meta not an object", body: JSON.stringify({ jsonrpc: "2.0", id, method: "tools/list", params: { _meta: pick([5, "x", [1], null]) } }), headers: MODERN_HEADERS("tools/list") },
+    { kind: "modern: clientCapabilities broken", body: modernBody(id, "tools/list", { _meta: { "io.modelcontextprotocol/clientCapabilities": pick([7, "all", [true]]) } }), headers: MODERN_HEADERS("tools/list") },
+    { kind: "modern: removed method", body: modernBody(id, pick(["initialize", "ping", "logging/setLevel", "resources/subscribe", "tasks/list", "tasks/result"]), {}), headers: MODERN_HEADERS("x") },
+    { kind: "modern: unknown method", body: modernBody(id, `frob/${n}`, {}), headers: MODERN_HEADERS(`frob/${n}`) },
+    { kind: "modern: wrong param types", body: modernBody(id, "tools/call", { name: 5, arguments: "x" }), headers: MODERN_HEADERS("tools/call") },
+    { kind: "modern: Mcp-Param missing", ...call({ region: "north" }) },
+    { kind: "modern: Mcp-Param disagrees", ...call({ region: "north" }, { ...MODERN_HEADERS("tools/call", "test_header_param"), "mcp-param-region": "south" }) },
+    { kind: "modern: Mcp-Param bad Base64", ...call({ region: "north" }, { ...MODERN_HEADERS("tools/call", "test_header_param"), "mcp-param-region": pick(["=?base64?bm9ydGg?=", "=?base64?!!!!?=", "=?base64?/w==?="]) }) },
+    { kind: "modern: tasks without the extension", body: modernBody(id, "tasks/get", { taskId: `t${n}` }), headers: MODERN_HEADERS("tasks/get", `t${n}`) },
+    {
+      kind: "modern: unknown task",
+      body: modernBody(id, "tasks/cancel", { taskId: `t${n}`, _meta: { "io.modelcontextprotocol/clientCapabilities": { extensions: { "io.modelcontextprotocol/tasks": {} } } } }),
+      headers: MODERN_HEADERS("tasks/cancel", `t${n}`),
+    },
+    { kind: "modern: tampered requestState", body: modernBody(id, "tools/call", { name: "test_input_required_result_tampered_state", arguments: {}, requestState: `v1.${"A".repeat(int(0, 40))}.x` }), headers: MODERN_HEADERS("tools/call", "test_input_required_result_tampered_state") },
+  ];
+  return { ...pick(broken), modern: true };
+}
+
 function cases(): Case[] {
   const out: Case[] = [];
   for (let i = 0; i < 600; i++) out.push(notJson());
@@ -131,6 +174,11 @@ function cases(): Case[] {
   for (let i = 0; i < 600; i++) out.push(unknownMethod(i));
   for (let i = 0; i < 200; i++) out.push(badHeaders(i));
   for (let i = 0; i < 10; i++) out.push({ kind: "oversize", body: Buffer.alloc(MAX_BODY + 1 + i, 0x20) });
+  for (let i = 0; i < 1_000; i++) out.push(modernCase(i));
+  for (let i = 0; i < 5; i++) {
+    const padding = "x".repeat(MAX_BODY);
+    out.push({ kind: "modern: oversize", body: modernBody(40_000 + i, "tools/call", { name: "echo", arguments: { message: padding } }), headers: MODERN_HEADERS("tools/call", "echo"), modern: true });
+  }
   return out;
 }
 
@@ -205,7 +253,7 @@ describe("fuzzing the MCP endpoint", () => {
     const worker = async () => {
       while (next < all.length) {
         const c = all[next++]!;
-        const res = await send({ port, method: "POST", path: "/mcp", headers: { ...POST, ...(c.inSession ? session : {}), ...c.headers }, body: c.body });
+        const res = await send({ port, method: "POST", path: "/mcp", headers: { ...POST, ...(c.inSession && !c.modern ? session : {}), ...c.headers }, body: c.body });
         const error = rpcErrorOf(res);
         const clear = res.status >= 400 && res.status < 500 ? error !== undefined : res.status === 200 && (error !== undefined || isToolError(res));
         tally.set(c.kind, (tally.get(c.kind) ?? 0) + 1);
@@ -215,7 +263,8 @@ describe("fuzzing the MCP endpoint", () => {
     await Promise.all(Array.from({ length: 16 }, worker));
     expect(failures).toEqual([]);
     expect([...tally.values()].reduce((a, b) => a + b, 0)).toBe(all.length);
-    expect(all.length).toBeGreaterThanOrEqual(3_000);
+    expect(all.length).toBeGreaterThanOrEqual(4_000);
+    expect([...tally.keys()].filter((k) => k.startsWith("modern:")).length).toBeGreaterThanOrEqual(19);
 
     for (const garbage of ["GARBAGE\r\n\r\n", "POST /mcp HTTP/9.9\r\n\r\n", "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: -5\r\n\r\n", "\u0000\u0001\u0002\r\n\r\n"]) {
       expect(await rawHttp(garbage)).toMatch(/^HTTP\/1\.1 400/);
@@ -231,5 +280,8 @@ describe("fuzzing the MCP endpoint", () => {
     const result = await client.callTool({ name: "echo", arguments: { message: "still up" } });
     expect((result.content as { text: string }[])[0]!.text).toBe("still up");
     await client.close();
+    const modern = await send({ port, method: "POST", path: "/mcp", headers: { ...POST, ...MODERN_HEADERS("tools/call", "echo") }, body: modernBody(1, "tools/call", { name: "echo", arguments: { message: "modern still up" } }) });
+    expect(modern.status).toBe(200);
+    expect(modern.json<{ result: { content: { text: string }[] } }>().result.content[0]!.text).toBe("modern still up");
   }, 240_000);
 });

@@ -209,4 +209,29 @@ describe("the frame ring", () => {
     expect(rest.frames.map((f) => f.seq)).toEqual([page.next - 1, page.next]);
     expect((await api("GET", "/api/serve/mcp/frames?after=-1")).status).toBe(400);
   });
+
+  it("records a 2026-07-28 request as it came and its answer as it left, each event of a streamed one", async () => {
+    const { port } = await start();
+    const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" }, "io.modelcontextprotocol/clientCapabilities": {} };
+    const body = JSON.stringify({ jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "test_tool_with_progress", arguments: {}, _meta: { ...meta, progressToken: "p" } } });
+    const headers = { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "test_tool_with_progress" };
+    const answer = await send({ port, method: "POST", path: "/mcp", headers, body });
+    expect(answer.headers["content-type"]).toContain("text/event-stream");
+    const page = (await api("GET", "/api/serve/mcp/frames?after=0")).json<FramePage>();
+    expect(page.frames.every((f) => f.session === undefined)).toBe(true);
+    expect(page.frames.map((f) => [f.direction, f.text.includes('"progress"') ? "progress" : f.text.includes('"resultType":"complete"') ? "result" : f.text])).toEqual([
+      ["in", body],
+      ["out", "progress"],
+      ["out", "progress"],
+      ["out", "progress"],
+      ["out", "result"],
+    ]);
+    const sent = answer.text.split("\n").filter((l) => l.startsWith("data: ")).map((l) => l.slice(6));
+    expect(page.frames.slice(1).map((f) => f.text)).toEqual(sent);
+    const refused = await send({ port, method: "POST", path: "/mcp", headers: { ...headers, "mcp-name": "other" }, body });
+    expect(refused.status).toBe(400);
+    const last = (await api("GET", `/api/serve/mcp/frames?after=${page.next}`)).json<FramePage>().frames;
+    expect(last.map((f) => f.direction)).toEqual(["in", "out"]);
+    expect(last[1]!.text).toBe(refused.text);
+  });
 });

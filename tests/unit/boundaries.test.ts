@@ -26,6 +26,8 @@ describe("import boundaries are enforced by lint", LINT_TIMEOUT, () => {
     ["bare fs in core", `import { readFileSync } from "fs";\nexport const r = readFileSync;\n`, CORE_FILE],
     ["the UI from core", `import { nextIndex } from "../../ui/lib/roving-focus.ts";\nexport const n = nextIndex;\n`, CORE_FILE],
     ["the MCP SDK outside core/mcp", `import { Client } from "@modelcontextprotocol/sdk/client/index.js";\nexport const c = Client;\n`, CORE_FILE],
+    ["the v2 MCP server package in the backend", `import { createMcpHandler } from "@modelcontextprotocol/server";\nexport const h = createMcpHandler;\n`, "server/serving/mcp-engine.ts"],
+    ["the v2 MCP client package outside core/mcp", `import { Client } from "@modelcontextprotocol/client";\nexport const c = Client;\n`, CORE_FILE],
     ["nats-core outside core/nats", `import { headers } from "@nats-io/nats-core";\nexport const h = headers;\n`, UI_FILE],
     ["Monaco outside ui/editor", `import * as monaco from "monaco-editor";\nexport const m = monaco;\n`, UI_FILE],
     ["the backend from the UI", `import { main } from "../../../server/cli.ts";\nexport const m = main;\n`, UI_FILE],
@@ -41,6 +43,11 @@ describe("import boundaries are enforced by lint", LINT_TIMEOUT, () => {
   it("allows Node built-ins inside a core node/ folder", async () => {
     const code = `import { readFile } from "node:fs/promises";\nexport const r = readFile;\n`;
     expect(await rulesFiring(code, CORE_NODE_FILE)).not.toContain("no-restricted-imports");
+  });
+
+  it("lets the served agent use the v2 server package and its stdio entry", async () => {
+    const code = `import { Server } from "@modelcontextprotocol/server";\nimport { StdioServerTransport } from "@modelcontextprotocol/server/stdio";\nexport const s = [Server, StdioServerTransport];\n`;
+    expect(await rulesFiring(code, "src/core/serving/mcp/server-factory.ts")).not.toContain("no-restricted-imports");
   });
 
   it("lets core/mcp use the MCP SDK's own server entry points, which are not the backend", async () => {

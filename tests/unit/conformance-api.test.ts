@@ -31,6 +31,7 @@ const base: ConformanceRunView = {
   url: "http://127.0.0.1:7421/mcp",
   target: "http://127.0.0.1:7421/mcp",
   scope: null,
+  requirements: "2026-07-28",
   state: "running",
   startedAt: "2026-12-02T17:29:11.000Z",
   finishedAt: null,
@@ -59,6 +60,7 @@ const a2aDone: ConformanceRunView = {
   url: "http://127.0.0.1:7422/.well-known/agent-card.json",
   target: "http://127.0.0.1:7422/",
   scope: "mandatory",
+  requirements: null,
   state: "done",
   progress: null,
   a2a: { scope: "mandatory", endpoint: "http://127.0.0.1:7422/a2a/jsonrpc", result: parseTckJunit(fixture("tck-mandatory-plain.xml")) },
@@ -75,6 +77,7 @@ describe("ConformanceApi", () => {
       "GET /api/conformance/runs": { body: { runs: [{ id: "run-1", kind: "mcp", url: base.url, state: "done", passed: false }] } },
     });
     expect(await api.startMcp("http://127.0.0.1:7421/mcp")).toEqual(base);
+    await api.startMcp("http://127.0.0.1:7421/mcp", "2025-11-25");
     expect(await api.startA2a("http://127.0.0.1:7422/.well-known/agent-card.json")).toEqual(a2aDone);
     await api.startA2a("http://127.0.0.1:7422/", "all");
     expect(await api.run("run-1")).toEqual(mcpDone);
@@ -82,6 +85,7 @@ describe("ConformanceApi", () => {
     expect(await api.runs()).toEqual([{ id: "run-1", kind: "mcp", url: base.url, state: "done", passed: false }]);
     expect(seen.map((s) => [s.method, s.path, s.body])).toEqual([
       ["POST", "/api/conformance/mcp", { url: "http://127.0.0.1:7421/mcp" }],
+      ["POST", "/api/conformance/mcp", { url: "http://127.0.0.1:7421/mcp", requirements: "2025-11-25" }],
       ["POST", "/api/conformance/a2a", { url: "http://127.0.0.1:7422/.well-known/agent-card.json" }],
       ["POST", "/api/conformance/a2a", { url: "http://127.0.0.1:7422/", scope: "all" }],
       ["GET", "/api/conformance/runs/run-1", undefined],
@@ -107,6 +111,7 @@ describe("ConformanceApi", () => {
     expect(await bad({ ...mcpDone, mcp: { ...mcpDone.mcp, scenarios: [{ name: "x", ok: "yes", passed: 1, failed: 0 }] } })).toMatch(/"mcp\.scenarios\[0\]\.ok" should be true or false/);
     expect(await bad({ ...a2aDone, a2a: { ...a2aDone.a2a, result: { ...a2aDone.a2a?.result, cases: [{ id: "a", classname: "b", name: "c", outcome: "maybe" }] } } })).toMatch(/"a2a\.result\.cases\[0\]\.outcome" should be one of passed/);
     expect(await bad({ ...base, exitCode: 1.5 })).toMatch(/"exitCode" should be a whole number or null/);
+    expect(await bad({ ...base, requirements: "2099-01-01" })).toMatch(/"requirements" should be one of 2026-07-28, 2025-11-25/);
     const { progress: _dropped, ...noProgress } = base;
     expect(await bad(noProgress)).toMatch(/"progress" should be an object/);
     expect(await bad("not an object")).toMatch(/the body should be an object/);

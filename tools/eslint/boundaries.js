@@ -24,8 +24,17 @@ const layerEscapes = {
   server: [pattern(["**/src/ui/**", "**/ui/**"], "The backend must not import the UI layer.")],
 };
 const sdkOutsideMcp = pattern(
-  ["@modelcontextprotocol/sdk", "@modelcontextprotocol/sdk/*"],
-  "The MCP SDK is used only in src/core/mcp and src/core/serving.",
+  [
+    "@modelcontextprotocol/sdk",
+    "@modelcontextprotocol/sdk/*",
+    "@modelcontextprotocol/server",
+    "@modelcontextprotocol/server/*",
+    "@modelcontextprotocol/client",
+    "@modelcontextprotocol/client/*",
+    "@modelcontextprotocol/core",
+    "@modelcontextprotocol/core/*",
+  ],
+  "The MCP SDK (v1 and the v2 packages) is used only in src/core/mcp and src/core/serving.",
 );
 const natsLibOutsideNats = pattern(
   ["@nats-io/nats-core", "@nats-io/nats-core/*", "@nats-io/transport-node"],

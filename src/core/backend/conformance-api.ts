@@ -4,7 +4,7 @@
  * page shows (state, output, each scenario's and test's result); a malformed one becomes a plain error.
  */
 import type { ConformanceCheck, ConformanceScenario, McpConformanceResult } from "../harness/conformance-output.ts";
-import type { ConformanceProblem, ConformanceRunSummary, ConformanceRunView, ConformanceState, TckRunResult, TckScope } from "../harness/conformance-run-types.ts";
+import { MCP_REQUIREMENTS, type ConformanceProblem, type ConformanceRunSummary, type ConformanceRunView, type ConformanceState, type McpRequirements, type TckRunResult, type TckScope } from "../harness/conformance-run-types.ts";
 import type { ConformanceKind } from "../harness/conformance-target.ts";
 import type { TckCase, TckOutcome } from "../harness/tck-junit.ts";
 import type { BackendClient } from "./backend-client.ts";
@@ -14,6 +14,7 @@ const STATES: ReadonlySet<string> = new Set<ConformanceState>(["running", "done"
 const KINDS: ReadonlySet<string> = new Set<ConformanceKind>(["mcp", "a2a"]);
 const SCOPES: ReadonlySet<string> = new Set<TckScope>(["mandatory", "all"]);
 const OUTCOMES: ReadonlySet<string> = new Set<TckOutcome>(["passed", "failed", "error", "skipped"]);
+const REQUIREMENTS: ReadonlySet<string> = new Set<string>(MCP_REQUIREMENTS);
 
 function oneOf<T extends string>(r: Reader, o: Record<string, unknown>, key: string, path: string, allowed: ReadonlySet<string>): T {
   const v = o[key];
@@ -98,6 +99,7 @@ function runView(r: Reader, body: unknown): ConformanceRunView {
     url: r.url(o, "url", ""),
     target: r.url(o, "target", ""),
     scope: nullable(o, "scope", () => oneOf<TckScope>(r, o, "scope", "", SCOPES)),
+    requirements: o.requirements === undefined || o.requirements === null ? null : oneOf<McpRequirements>(r, o, "requirements", "", REQUIREMENTS),
     state: oneOf<ConformanceState>(r, o, "state", "", STATES),
     startedAt: r.str(o, "startedAt", ""),
     finishedAt: nullable(o, "finishedAt", () => r.str(o, "finishedAt", "")),
@@ -119,9 +121,10 @@ export class ConformanceApi {
     this.#client = client;
   }
 
-  /** Starts the MCP conformance suite against an MCP endpoint URL. */
-  async startMcp(url: string): Promise<ConformanceRunView> {
-    return runView(new Reader("POST /api/conformance/mcp"), await this.#client.call<unknown>("POST", "/conformance/mcp", { url }));
+  /** Starts the MCP conformance suite against an MCP endpoint URL, for a requirement set (the backend's default, 2026-07-28, unless told). */
+  async startMcp(url: string, requirements?: McpRequirements): Promise<ConformanceRunView> {
+    const body = requirements === undefined ? { url } : { url, requirements };
+    return runView(new Reader("POST /api/conformance/mcp"), await this.#client.call<unknown>("POST", "/conformance/mcp", body));
   }
 
   /** Starts the A2A TCK against an agent's base, card or JSON-RPC URL; the mandatory set unless told. */

@@ -14,7 +14,10 @@ export interface McpServing {
   readonly concurrency: number;
   readonly timeoutMs?: number;
   readonly fixtures: boolean;
+  /** Legacy-era sessions (2024-11-05 … 2025-11-25); modern (2026-07-28) clients keep none. */
   readonly sessions: number;
+  /** Tool calls running as tasks, and the tasks kept. */
+  readonly tasks: { readonly running: number; readonly kept: number };
   readonly startedAt: number;
   readonly tools: readonly ServedTool[];
   readonly fixtureTools: readonly string[];

@@ -32,6 +32,7 @@ const RUNNING = {
   concurrency: 2,
   fixtures: false,
   sessions: 1,
+  tasks: { running: 1, kept: 3 },
   startedAt: 1_700_000_000_000,
   tools: [{ name: "echo", served: true, reason: "served" }],
   fixtureTools: [],
@@ -59,7 +60,7 @@ describe("ServeApi: the MCP surface", () => {
   it("starts with the body it is given and reads the running status, issues included", async () => {
     const { api, seen } = fakeBackend({ "POST /api/serve/mcp/start": { body: { ...RUNNING, issues: ["warning at /tools/0: odd"] } } });
     const started = await api.mcpStart({ port: 0, confirmMode: "operator", toolkit: { name: "x" }, fixtures: false });
-    expect(started).toMatchObject({ running: true, url: "http://127.0.0.1:40001/mcp", issues: ["warning at /tools/0: odd"] });
+    expect(started).toMatchObject({ running: true, url: "http://127.0.0.1:40001/mcp", tasks: { running: 1, kept: 3 }, issues: ["warning at /tools/0: odd"] });
     expect(seen[0]).toMatchObject({ method: "POST", body: { port: 0, confirmMode: "operator", toolkit: { name: "x" }, fixtures: false } });
   });
 
@@ -80,6 +81,7 @@ describe("ServeApi: the MCP surface", () => {
       [{ ...RUNNING, url: "javascript:alert(1)" }, /"url" should be an http\(s\) URL/],
       [{ ...RUNNING, tools: [{ name: 3, served: true, reason: "" }] }, /"tools\[0\]\.name" should be a string/],
       [{ ...RUNNING, sessions: -1 }, /"sessions" should be a number of 0 or more/],
+      [{ ...RUNNING, tasks: { running: 1 } }, /"tasks\.kept" should be a number/],
       [{ ...RUNNING, fixtureTools: "all" }, /"fixtureTools" should be a list/],
       [{ running: "yes" }, /"running" should be true or false/],
     ];

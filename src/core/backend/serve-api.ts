@@ -13,6 +13,7 @@ export type { A2aServeConfirm, A2aServing, A2aServeStatus, A2aStarted, A2aStartI
 function mcpStatus(r: Reader, body: unknown): McpServeStatus {
   const o = r.obj(body, "");
   if (!r.bool(o, "running", "")) return { running: false };
+  const tasks = r.obj(o.tasks, ".tasks");
   return {
     running: true,
     url: r.url(o, "url", ""),
@@ -23,6 +24,7 @@ function mcpStatus(r: Reader, body: unknown): McpServeStatus {
     ...opt("timeoutMs", o.timeoutMs === undefined ? undefined : r.num(o, "timeoutMs", "")),
     fixtures: r.bool(o, "fixtures", ""),
     sessions: r.num(o, "sessions", ""),
+    tasks: { running: r.num(tasks, "running", ".tasks"), kept: r.num(tasks, "kept", ".tasks") },
     startedAt: r.time(o, "startedAt", ""),
     tools: servedTools(r, o, "tools", ""),
     fixtureTools: r.list(o, "fixtureTools", "", (v, p) => (typeof v === "string" ? v : r.fail(p, "a string"))),

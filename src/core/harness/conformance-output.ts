@@ -52,7 +52,7 @@ const ANSI = new RegExp(`${String.fromCharCode(0x1b)}\\[[0-9;?]*[A-Za-z]`, "g");
 const COUNT = "(\\d{1,9})";
 const SCENARIO_LINE = new RegExp(`^([✓✗]) (\\S{1,${CONFORMANCE_LIMITS.nameChars}}): ${COUNT} passed, ${COUNT} failed(?:, ${COUNT} warnings)?$`, "u");
 const TOTAL_LINE = new RegExp(`^Total: ${COUNT} passed, ${COUNT} failed(?:, ${COUNT} warnings)?$`);
-const PLANNED_LINE = /^Running \S{1,40} suite \((\d{1,6}) scenarios?\) against /;
+const PLANNED_LINE = /^Running (?:\S{1,40} suite|requirements \S{1,40}) \((\d{1,6}) scenarios?\) against /;
 const STARTED_LINE = new RegExp(`^=== Running scenario: (\\S{1,${CONFORMANCE_LIMITS.nameChars}}) ===$`, "u");
 const RESULT_DIR = /^server-(.+)-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z$/;
 

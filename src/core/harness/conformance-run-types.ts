@@ -5,6 +5,9 @@ import type { TckResult } from "./tck-junit.ts";
 
 export type ConformanceState = "running" | "done" | "stopped" | "failed";
 export type TckScope = "mandatory" | "all";
+/** The MCP suite's requirement sets: what conformance to each protocol revision requires. */
+export type McpRequirements = "2026-07-28" | "2025-11-25";
+export const MCP_REQUIREMENTS: readonly McpRequirements[] = ["2026-07-28", "2025-11-25"];
 
 export interface ConformanceProblem {
   /** Stable: conformance_missing, node22_unavailable, tck_missing, python_missing, suite_incomplete, timeout, … */
@@ -27,6 +30,8 @@ export interface ConformanceRunView {
   /** What the tool was pointed at: the URL, or for the TCK a card's base URL. */
   readonly target: string;
   readonly scope: TckScope | null;
+  /** MCP: the requirement set run. */
+  readonly requirements: McpRequirements | null;
   readonly state: ConformanceState;
   readonly startedAt: string;
   readonly finishedAt: string | null;

@@ -15,6 +15,7 @@ describe("clientSnippets", () => {
     const http = clientSnippets({ name: "demo", mcpUrl: "http://127.0.0.1:4000/mcp" });
     expect(http.map((s) => s.title)).toEqual(["Claude Code, Streamable HTTP", "MCP Inspector", "VS Code / Cursor (mcp.json)"]);
     expect(http[0]?.text).toBe("claude mcp add --transport http demo http://127.0.0.1:4000/mcp");
+    expect(http[1]?.text).toBe("Transport Type: Streamable HTTP\nURL: http://127.0.0.1:4000/mcp\nProtocol era: auto, legacy or modern (this URL serves 2024-11-05 … 2025-11-25 and 2026-07-28)");
     const nats = clientSnippets({ name: "demo", identity: "demo" });
     expect(nats[0]?.text).toBe("remote_tools:\n  - name: demo\n");
     expect(nats[1]?.text).toContain("choria.fisk-ai.tool.demo");

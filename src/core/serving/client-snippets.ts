@@ -64,7 +64,7 @@ export function clientSnippets(input: SnippetInput): Snippet[] {
   }
   if (input.mcpUrl) {
     out.push({ title: "Claude Code, Streamable HTTP", language: "shell", text: ["claude", "mcp", "add", "--transport", "http", input.name, input.mcpUrl].map(shellWord).join(" ") });
-    out.push({ title: "MCP Inspector", language: "text", text: `Transport Type: Streamable HTTP\nURL: ${input.mcpUrl}` });
+    out.push({ title: "MCP Inspector", language: "text", text: `Transport Type: Streamable HTTP\nURL: ${input.mcpUrl}\nProtocol era: auto, legacy or modern (this URL serves 2024-11-05 … 2025-11-25 and 2026-07-28)` });
     out.push({ title: "VS Code / Cursor (mcp.json)", language: "json", text: JSON.stringify({ servers: { [input.name]: { type: "http", url: input.mcpUrl } } }, null, 2) });
   }
   if (input.identity) {

@@ -59,6 +59,11 @@ async function operatorGate(request: GateRequest): Promise<GateDecision> {
   return verdict === "approved" ? { run: true } : refuse(OPERATOR_REFUSALS[verdict](what));
 }
 
+/** The question a person approving a call is asked. */
+export function approvalMessage(serverName: string, toolName: string, what: string): string {
+  return `${serverName} asks to run a tool that needs your approval.\n\nTool: ${toolName}\nWhat: ${what}\n\nApprove to run it now, or refuse.`;
+}
+
 /** Decides whether a confirm-gated call may run; anything but an explicit approval does not. */
 export async function confirmGate(request: GateRequest): Promise<GateDecision> {
   const { mode, what } = request;
@@ -73,7 +78,7 @@ export async function confirmGate(request: GateRequest): Promise<GateDecision> {
   }
   let answer: ElicitAnswer;
   try {
-    answer = await request.elicit(`${request.serverName} asks to run a tool that needs your approval.\n\nTool: ${request.toolName}\nWhat: ${what}\n\nApprove to run it now, or refuse.`);
+    answer = await request.elicit(approvalMessage(request.serverName, request.toolName, what));
   } catch (error) {
     return refuse(`Not run: asking for approval of ${what} failed: ${(error as Error).message}.`);
   }

@@ -9,6 +9,7 @@ import { DEMO_TOOLKIT } from "../../../src/core/serving/demo-toolkit.ts";
 import { type FrameEvent, RecordingTransport } from "../../../src/core/serving/mcp/recording-transport.ts";
 import { createMcpServer } from "../../../src/core/serving/mcp/server-factory.ts";
 import { createServingContext } from "../../../src/core/serving/mcp/serving-context.ts";
+import { TEST_WORLD } from "../../../src/core/serving/mcp/test-harness.ts";
 import { McpWorkbenchState } from "../../../src/ui/features/mcp/mcp-state.svelte.ts";
 import { pageCompiler } from "../../../src/ui/features/mcp/page-compiler.ts";
 import { memoryHandle } from "../../../src/ui/features/mcp/test-transports.ts";
@@ -63,10 +64,10 @@ async function until(what: string, test: () => boolean): Promise<void> {
 /** Drives the workbench through everything it can send and answer, against the served agent. */
 async function converse(version: McpVersion): Promise<FrameEvent[]> {
   const frames: FrameEvent[] = [];
-  const ctx = createServingContext({ toolkit: DEMO_TOOLKIT, fixtures: true, confirmMode: "always", scheduler: systemScheduler(), logger: sinkLogger(() => {}) });
-  const server = createMcpServer(ctx);
+  const ctx = createServingContext({ toolkit: DEMO_TOOLKIT, fixtures: true, confirmMode: "always", scheduler: systemScheduler(), logger: sinkLogger(() => {}), ...TEST_WORLD });
+  const server = createMcpServer(ctx, "legacy", "test");
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await server.connect(new RecordingTransport(serverSide, (frame) => frames.push(frame)));
+  await server.connect(new RecordingTransport(serverSide as never, (frame) => frames.push(frame)));
   const bench = new McpWorkbenchState(() => memoryHandle(clientSide), pageCompiler(true));
   bench.form.command = "srv";
   bench.form.requestedVersion = version;
@@ -103,7 +104,7 @@ async function converse(version: McpVersion): Promise<FrameEvent[]> {
   }
   if (atLeast(version, "2025-03-26")) await call("test_audio_content", {});
   await call("test_tool_with_progress", {}, '{"progressToken":"typed"}');
-  await call("json_schema_2020_12_tool", { name: "n", address: { street: "s", city: "c" } });
+  await call("json_schema_2020_12_tool", { name: "n", address: { street: "s", city: "c" }, email: "n@example.org" });
   await call("test_dynamic_tool", {});
   await until("the refreshed tool list", () => bench.tools.some((t) => t.name === "test_dynamic_extra"));
   await connection.callTool("no-such-tool", {});

@@ -4,10 +4,11 @@ import { afterEach, describe, expect, it } from "vitest";
 import { sequentialIds, silentLogger } from "../../env/defaults.ts";
 import { ManualScheduler, systemScheduler, type Scheduler } from "../../env/scheduler.ts";
 import { DEMO_TOOLKIT } from "../demo-toolkit.ts";
-import { McpHttpSessions } from "./http-sessions.ts";
+import { McpHttpEndpoint } from "./http-endpoint.ts";
 import type { FrameEvent } from "./recording-transport.ts";
 import { createServingContext } from "./serving-context.ts";
 import { firstText, settle } from "./test-harness.ts";
+import { TEST_WORLD } from "./test-harness.ts";
 
 const URL_ = "http://127.0.0.1:9/mcp";
 const INIT = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } } };
@@ -15,8 +16,8 @@ const POST_HEADERS = { "content-type": "application/json", accept: "application/
 
 function sessionsWith(options: { scheduler?: Scheduler; maxSessions?: number; idleMs?: number; frames?: FrameEvent[] } = {}) {
   const ids = sequentialIds("session");
-  const context = createServingContext({ toolkit: DEMO_TOOLKIT, scheduler: options.scheduler ?? systemScheduler(), logger: silentLogger });
-  return new McpHttpSessions({
+  const context = createServingContext({ ...TEST_WORLD, toolkit: DEMO_TOOLKIT, scheduler: options.scheduler ?? systemScheduler(), logger: silentLogger });
+  return new McpHttpEndpoint({
     context,
     newSessionId: () => ids.next(),
     ...(options.maxSessions !== undefined ? { maxSessions: options.maxSessions } : {}),
@@ -26,7 +27,7 @@ function sessionsWith(options: { scheduler?: Scheduler; maxSessions?: number; id
 }
 
 /** fetch that hands requests to the sessions object, reading POST bodies the way the HTTP layer does. */
-function fetchInto(sessions: McpHttpSessions): typeof fetch {
+function fetchInto(sessions: McpHttpEndpoint): typeof fetch {
   return async (input, init) => {
     const request = new Request(input, init);
     if (request.method !== "POST") return sessions.handle(request);
@@ -40,7 +41,7 @@ afterEach(async () => {
   for (const client of open.splice(0)) await client.close().catch(() => undefined);
 });
 
-async function connect(sessions: McpHttpSessions): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
+async function connect(sessions: McpHttpEndpoint): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
   const transport = new StreamableHTTPClientTransport(new URL(URL_), { fetch: fetchInto(sessions) });
   const client = new Client({ name: "sessions-test", version: "0" });
   await client.connect(transport);
@@ -48,12 +49,12 @@ async function connect(sessions: McpHttpSessions): Promise<{ client: Client; tra
   return { client, transport };
 }
 
-function post(sessions: McpHttpSessions, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
+function post(sessions: McpHttpEndpoint, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
   const text = JSON.stringify(body);
   return sessions.handle(new Request(URL_, { method: "POST", headers: { ...POST_HEADERS, ...headers } }), { text, value: body });
 }
 
-describe("McpHttpSessions", () => {
+describe("McpHttpEndpoint", () => {
   it("gives each client its own session, server and state", async () => {
     const sessions = sessionsWith();
     const a = await connect(sessions);

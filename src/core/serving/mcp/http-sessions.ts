@@ -1,5 +1,4 @@
-import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import { type Server, WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
 import { isJsonObject } from "../../json/index.ts";
 import { BoundedEventStore } from "./event-store.ts";
 import { RecordingTransport, type FrameDirection, type FrameSink } from "./recording-transport.ts";
@@ -41,15 +40,19 @@ export function rpcErrorResponse(status: number, code: number, message: string):
   return new Response(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }), { status, headers: { "Content-Type": "application/json" } });
 }
 
+/** Whose tasks a legacy HTTP session sees: its own. */
+export const sessionOwner = (sessionId: string) => `session:${sessionId}`;
+
 function startsSession(value: unknown): boolean {
   const isInit = (m: unknown) => isJsonObject(m) && m.method === "initialize";
   return Array.isArray(value) ? value.some(isInit) : isInit(value);
 }
 
 /**
- * The Streamable HTTP sessions of one served agent, over web-standard Request and Response: each
- * session gets its own SDK server and transport (never shared, CVE-2026-25536), at most
- * `maxSessions` live at once, idle ones expire, DELETE ends one.
+ * The legacy era's Streamable HTTP sessions (2024-11-05 … 2025-11-25) of one served agent, over
+ * web-standard Request and Response: each session gets its own SDK server and transport (never
+ * shared, CVE-2026-25536), at most `maxSessions` live at once, idle ones expire, DELETE ends one
+ * (and cancels the tasks it started). Inbound bodies are recorded by the caller.
  */
 export class McpHttpSessions {
   readonly #ctx: McpServingContext;
@@ -79,7 +82,6 @@ export class McpHttpSessions {
 
   async handle(request: Request, body?: RequestBody): Promise<Response> {
     const sessionId = request.headers.get("mcp-session-id") ?? undefined;
-    if (body) this.#record("in", body.text, sessionId);
     if (this.#closed) return this.#refuse(503, -32000, "The MCP endpoint is stopping.", sessionId);
     // JSON-RPC: an empty batch is an invalid request, not "nothing to answer".
     if (Array.isArray(body?.value) && body.value.length === 0) return this.#refuse(400, -32600, "Invalid Request: the batch is empty.", sessionId);
@@ -103,16 +105,17 @@ export class McpHttpSessions {
 
   async #open(request: Request, body: RequestBody): Promise<Response> {
     this.#opening++;
-    const server = createMcpServer(this.#ctx);
+    const id = this.#options.newSessionId();
+    const server = createMcpServer(this.#ctx, "legacy", sessionOwner(id));
     let entry: Entry | undefined;
     const transport = new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: this.#options.newSessionId,
+      sessionIdGenerator: () => id,
       // Resumable streams: a client that lost one reconnects with Last-Event-ID.
       eventStore: new BoundedEventStore(),
       retryInterval: SSE_RETRY_MS,
-      onsessioninitialized: (id) => {
-        entry = { id, server, transport, active: 0 };
-        this.#entries.set(id, entry);
+      onsessioninitialized: (opened) => {
+        entry = { id: opened, server, transport, active: 0 };
+        this.#entries.set(opened, entry);
       },
     });
     server.onclose = () => {
@@ -210,7 +213,9 @@ export class McpHttpSessions {
   #forget(entry: Entry): void {
     entry.cancelIdle?.();
     entry.cancelIdle = undefined;
-    if (this.#entries.get(entry.id) === entry) this.#entries.delete(entry.id);
+    if (this.#entries.get(entry.id) !== entry) return;
+    this.#entries.delete(entry.id);
+    this.#ctx.tasks.cancelOwned(sessionOwner(entry.id));
   }
 
   async #close(entry: Entry): Promise<void> {

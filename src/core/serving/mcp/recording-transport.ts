@@ -1,5 +1,4 @@
-import type { Transport, TransportSendOptions } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { JSONRPCMessage, MessageExtraInfo } from "@modelcontextprotocol/sdk/types.js";
+import type { JSONRPCMessage, MessageExtraInfo, Transport, TransportSendOptions } from "@modelcontextprotocol/server";
 
 export type FrameDirection = "in" | "out";
 
@@ -32,14 +31,22 @@ export class RecordingTransport implements Transport {
   onerror?: (error: Error) => void;
   onmessage?: <T extends JSONRPCMessage>(message: T, extra?: MessageExtraInfo) => void;
 
-  constructor(inner: Transport, sink: FrameSink, options: { readonly recordInbound?: boolean } = {}) {
+  readonly #onClosed: (() => void) | undefined;
+
+  /** `onClosed` hears the inner transport close, whoever listens to this one. */
+  constructor(inner: Transport, sink: FrameSink, options: { readonly recordInbound?: boolean; readonly onClosed?: () => void } = {}) {
     this.#inner = inner;
     this.#sink = sink;
     this.#inbound = options.recordInbound ?? true;
+    this.#onClosed = options.onClosed;
   }
 
   get sessionId(): string | undefined {
     return this.#inner.sessionId;
+  }
+
+  get hasPerRequestStream(): boolean | undefined {
+    return this.#inner.hasPerRequestStream;
   }
 
   #frame(direction: FrameDirection, text: string): void {
@@ -48,7 +55,10 @@ export class RecordingTransport implements Transport {
   }
 
   start(): Promise<void> {
-    this.#inner.onclose = () => this.onclose?.();
+    this.#inner.onclose = () => {
+      this.#onClosed?.();
+      this.onclose?.();
+    };
     this.#inner.onerror = (error) => this.onerror?.(error);
     this.#inner.onmessage = (message, extra) => {
       if (this.#inbound) this.#frame("in", JSON.stringify(message));
@@ -68,5 +78,9 @@ export class RecordingTransport implements Transport {
 
   setProtocolVersion(version: string): void {
     this.#inner.setProtocolVersion?.(version);
+  }
+
+  setSupportedProtocolVersions(versions: string[]): void {
+    this.#inner.setSupportedProtocolVersions?.(versions);
   }
 }

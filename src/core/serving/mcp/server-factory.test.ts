@@ -9,6 +9,7 @@ import { TOOLKIT_FORMAT, TOOLKIT_VERSION, type ToolDef, type Toolkit } from "../
 import { FIXTURE_TOOLS } from "./fixtures/index.ts";
 import { createServingContext } from "./serving-context.ts";
 import { connectHarness, firstText } from "./test-harness.ts";
+import { TEST_WORLD } from "./test-harness.ts";
 
 const toolkit = (tools: ToolDef[], name = "test-kit"): Toolkit => ({
   format: TOOLKIT_FORMAT,
@@ -25,7 +26,8 @@ describe("tools/list", () => {
   it("lists the demo tools with their input schemas verbatim, annotations from their tags, then the fixtures", async () => {
     const h = await connectHarness();
     const { tools } = await h.client.listTools();
-    expect(tools.map((t) => t.name)).toEqual([...BUILTIN_DEFS.map((t) => t.name), ...FIXTURE_TOOLS.map((f) => f.tool.name)]);
+    const legacyFixtures = FIXTURE_TOOLS.filter((f) => f.eras === undefined || f.eras.includes("legacy"));
+    expect(tools.map((t) => t.name)).toEqual([...BUILTIN_DEFS.map((t) => t.name), ...legacyFixtures.map((f) => f.tool.name)]);
     for (const def of BUILTIN_DEFS) {
       const listed = tools.find((t) => t.name === def.name)!;
       expect(listed.inputSchema).toEqual(def.inputSchema);
@@ -56,7 +58,7 @@ describe("tools/list", () => {
   it("logs each tool left out of the MCP surface as a warning, with its reason", () => {
     const logs: string[] = [];
     const logger = sinkLogger((level, message, fields) => logs.push(`${level} ${message} ${JSON.stringify(fields)}`));
-    const ctx = createServingContext({
+    const ctx = createServingContext({ ...TEST_WORLD,
       toolkit: toolkit([{ ...echoDef, name: "bad name!" }, { ...echoDef, name: "gone", tags: ["ai:deny"] }, echoDef]),
       scheduler: systemScheduler(),
       logger,
@@ -70,7 +72,7 @@ describe("tools/list", () => {
 
   it("lets a toolkit tool shadow a fixture of the same name, with a warning", () => {
     const logs: string[] = [];
-    const ctx = createServingContext({
+    const ctx = createServingContext({ ...TEST_WORLD,
       toolkit: toolkit([{ ...echoDef, name: "test_simple_text" }]),
       fixtures: true,
       scheduler: systemScheduler(),

@@ -1,35 +1,53 @@
-import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { CallToolRequestSchema, ListToolsRequestSchema, SetLevelRequestSchema, type ServerCapabilities } from "@modelcontextprotocol/sdk/types.js";
-import { FIXTURE_CAPABILITIES, registerFixtureHandlers } from "./fixtures/index.ts";
-import { trackNegotiatedVersion } from "./negotiated-version.ts";
+import { type CacheHint, Server, type ServerCapabilities } from "@modelcontextprotocol/server";
+import { registerFixtureHandlers } from "./fixtures/index.ts";
 import type { McpServingContext } from "./serving-context.ts";
-import { SessionState } from "./session-state.ts";
+import { type McpEra, SessionState } from "./session-state.ts";
+import { registerTaskHandlers } from "./task-handlers.ts";
+import { TASKS_EXTENSION } from "./task-wire.ts";
 import { callTool } from "./tool-call.ts";
-import { listTools } from "./tool-listing.ts";
+import { listTools, servesTasks } from "./tool-listing.ts";
 
-/**
- * A fresh low-level SDK `Server` for one session (never shared between sessions), answering from
- * the shared context. The low-level server sends each tool's input schema exactly as written.
- */
-export function createMcpServer(ctx: McpServingContext): Server {
-  const capabilities: ServerCapabilities = {
+/** Where modern clients may cache: the fixed lists and resources longer, tools and prompts not at all (they can change). */
+const CACHE_HINTS: Partial<Record<string, CacheHint>> = {
+  "server/discover": { ttlMs: 60_000, cacheScope: "public" },
+  "resources/templates/list": { ttlMs: 300_000, cacheScope: "public" },
+  "resources/list": { ttlMs: 60_000, cacheScope: "public" },
+  "resources/read": { ttlMs: 60_000, cacheScope: "public" },
+};
+
+function capabilities(ctx: McpServingContext, session: SessionState): ServerCapabilities {
+  const legacy = session.era === "legacy";
+  const tasks = servesTasks(ctx, session);
+  return {
     tools: { listChanged: ctx.fixtures },
     logging: {},
-    ...(ctx.fixtures ? FIXTURE_CAPABILITIES : {}),
+    ...(ctx.fixtures
+      ? { resources: { subscribe: legacy, listChanged: false }, prompts: { listChanged: !legacy }, completions: {} }
+      : {}),
+    ...(tasks && legacy ? { tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } } : {}),
+    ...(tasks && !legacy ? { extensions: { [TASKS_EXTENSION]: {} } } : {}),
   };
+}
+
+/**
+ * A fresh low-level SDK `Server` (never shared): for one legacy session, or one modern request
+ * (HTTP) or connection (stdio), answering from the shared context. `owner` scopes the tasks the
+ * instance sees. The low-level server sends each tool's input schema exactly as written.
+ */
+export function createMcpServer(ctx: McpServingContext, era: McpEra, owner: string): Server {
   const instructions = ctx.toolkit.instructions ?? (ctx.toolkit.description || undefined);
-  const server = new Server(ctx.serverInfo, { capabilities, ...(instructions ? { instructions } : {}) });
-  const session = new SessionState();
-  trackNegotiatedVersion(server, session);
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listTools(ctx, session) }));
-  server.setRequestHandler(CallToolRequestSchema, (request, extra) => callTool(ctx, server, session, request, extra));
-  // Replaces the SDK's own handler: the level is kept per session so log notifications can go
-  // out on the calling request's stream and still honour it.
-  server.setRequestHandler(SetLevelRequestSchema, (request) => {
-    session.logLevel = request.params.level;
-    return {};
+  const made: { server?: Server } = {};
+  const session = new SessionState(era, () => made.server?.getNegotiatedProtocolVersion(), owner);
+  const self = new Server(ctx.serverInfo, {
+    capabilities: capabilities(ctx, session),
+    ...(instructions ? { instructions } : {}),
+    ...(era === "modern" ? { cacheHints: CACHE_HINTS } : {}),
   });
-  if (ctx.fixtures) registerFixtureHandlers(server, session);
-  server.onerror = (error) => ctx.logger.debug("MCP session error", { error: error.message });
-  return server;
+  made.server = self;
+  self.setRequestHandler("tools/list", () => ({ tools: listTools(ctx, session) }));
+  self.setRequestHandler("tools/call", (request, call) => callTool(ctx, self, session, request, call) as never);
+  if (servesTasks(ctx, session)) registerTaskHandlers(self, ctx, session);
+  if (ctx.fixtures) registerFixtureHandlers(self, ctx, session);
+  self.onerror = (error) => ctx.logger.debug("MCP server error", { error: error.message });
+  return self;
 }

@@ -10,6 +10,8 @@ import { servedSet, type ServedEntry } from "../toolkit/served-set.ts";
 import type { ToolDef, Toolkit } from "../toolkit/toolkit-types.ts";
 import { FIXTURE_TOOLS, type FixtureTool } from "./fixtures/fixture-tools.ts";
 import { APPROVAL_TIMEOUT_MS, type OperatorDecider } from "./operator-approvals.ts";
+import { REQUEST_STATE_KEY_BYTES, requestStateSigner, type RequestStateSigner } from "./request-state.ts";
+import { McpTaskStore } from "./task-store.ts";
 
 export const DEFAULT_MCP_CONCURRENCY = 2;
 export { APPROVAL_TIMEOUT_MS };
@@ -36,9 +38,34 @@ export interface McpServingOptions {
   readonly approvalTimeoutMs?: number;
   /** Who decides in confirm mode `operator`; without it such calls are refused. */
   readonly approvals?: OperatorDecider;
+  /** `crypto.getRandomValues`: the key that signs requestState, and task ids. */
+  readonly randomBytes: (bytes: Uint8Array) => Uint8Array;
+  /** Wall clock, epoch ms: task times. */
+  readonly wallNow: () => number;
+  /** Finished tasks kept; default 1,000 (tests lower it). */
+  readonly maxFinishedTasks?: number;
 }
 
-/** What every session of one served agent shares: one semaphore, one schema cache, one tool set. */
+/** Lists whose changes modern clients hear about on a subscriptions/listen stream. */
+export type ListKind = "tools" | "prompts" | "resources";
+
+/** Who is told when a list changes: each modern serving entry listens while it runs. */
+export class ChangeFeed {
+  readonly #listeners = new Set<(kind: ListKind) => void>();
+  /** Returns the unsubscribe. */
+  on(listener: (kind: ListKind) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+  emit(kind: ListKind): void {
+    for (const listener of this.#listeners) listener(kind);
+  }
+}
+
+/**
+ * What every session of one served agent shares, in both eras: one semaphore, one schema cache,
+ * one tool set, one task store and one requestState key.
+ */
 export interface McpServingContext {
   readonly toolkit: Toolkit;
   /** Every toolkit tool with whether it is served over MCP and why. */
@@ -58,6 +85,13 @@ export interface McpServingContext {
   readonly serverInfo: { readonly name: string; readonly version: string };
   readonly approvalTimeoutMs: number;
   readonly approvals?: OperatorDecider;
+  readonly tasks: McpTaskStore;
+  readonly requestState: RequestStateSigner;
+  readonly changes: ChangeFeed;
+}
+
+function hexId(randomBytes: (bytes: Uint8Array) => Uint8Array): () => string {
+  return () => [...randomBytes(new Uint8Array(16))].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
 /** Builds the shared context, logging each tool left out of the MCP surface and why. */
@@ -94,5 +128,12 @@ export function createServingContext(options: McpServingOptions): McpServingCont
     serverInfo: { name: toolkit.name, version: options.version ?? "0.0.0" },
     approvalTimeoutMs: options.approvalTimeoutMs ?? APPROVAL_TIMEOUT_MS,
     ...(options.approvals ? { approvals: options.approvals } : {}),
+    tasks: new McpTaskStore({
+      now: options.wallNow,
+      newId: hexId(options.randomBytes),
+      ...(options.maxFinishedTasks !== undefined ? { maxFinished: options.maxFinishedTasks } : {}),
+    }),
+    requestState: requestStateSigner(options.randomBytes(new Uint8Array(REQUEST_STATE_KEY_BYTES))),
+    changes: new ChangeFeed(),
   };
 }

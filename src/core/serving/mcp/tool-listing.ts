@@ -1,7 +1,7 @@
-import type { Tool, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
+import type { Tool, ToolAnnotations } from "@modelcontextprotocol/server";
 import { readBehaviour } from "../toolkit/behaviour-tags.ts";
 import type { ToolDef } from "../toolkit/toolkit-types.ts";
-import { DYNAMIC_EXTRA_TOOL, type FixtureTool } from "./fixtures/index.ts";
+import { DYNAMIC_EXTRA_TOOL, type FixtureTool, type TaskSupport } from "./fixtures/index.ts";
 import type { McpServingContext } from "./serving-context.ts";
 import type { SessionState } from "./session-state.ts";
 
@@ -15,6 +15,12 @@ export function toolAnnotations(tool: ToolDef): ToolAnnotations | undefined {
     ...(behaviour.idempotentHint !== undefined ? { idempotentHint: behaviour.idempotentHint } : {}),
   };
   return Object.keys(annotations).length > 0 ? annotations : undefined;
+}
+
+/** Long tools may run as tasks: programs (up to their time limit) and the built-ins that wait. */
+export function toolTaskSupport(tool: ToolDef): TaskSupport | undefined {
+  if (tool.impl.kind === "command") return "optional";
+  return tool.impl.builtin === "sleep" || tool.impl.builtin === "slow" ? "optional" : undefined;
 }
 
 /** A toolkit tool as tools/list shows it; the input schema is the toolkit's own object, verbatim. */
@@ -31,16 +37,29 @@ export function listedTool(tool: ToolDef): Tool {
 }
 
 /**
- * The fixture tools this session sees: those its version can answer, and the dynamic extra only
- * while test_dynamic_tool has it shown.
+ * The fixture tools this session sees: those of its era that its version can answer, and the
+ * dynamic extra only while test_dynamic_tool has it shown.
  */
 export function sessionFixtures(ctx: McpServingContext, session: SessionState): readonly FixtureTool[] {
-  const spoken = ctx.fixtureTools.filter((f) => f.since === undefined || session.speaks(f.since));
+  const spoken = ctx.fixtureTools.filter((f) => (f.eras === undefined || f.eras.includes(session.era)) && (f.since === undefined || session.speaks(f.since)));
   if (!session.dynamicToolShown || ctx.tools.has(DYNAMIC_EXTRA_TOOL.tool.name)) return spoken;
   return [...spoken, DYNAMIC_EXTRA_TOOL];
 }
 
+/** The legacy era says which tools may run as tasks (the modern era leaves it to the server). */
+function withTaskSupport(tool: Tool, support: TaskSupport | undefined, session: SessionState): Tool {
+  return support && session.era === "legacy" && session.speaks("2025-11-25") ? { ...tool, execution: { taskSupport: support } } : tool;
+}
+
 /** Everything tools/list answers for one session: the served toolkit, then the fixtures. */
 export function listTools(ctx: McpServingContext, session: SessionState): Tool[] {
-  return [...[...ctx.tools.values()].map(listedTool), ...sessionFixtures(ctx, session).map((f) => f.tool)];
+  return [
+    ...[...ctx.tools.values()].map((tool) => withTaskSupport(listedTool(tool), toolTaskSupport(tool), session)),
+    ...sessionFixtures(ctx, session).map((f) => withTaskSupport(f.tool, f.task, session)),
+  ];
+}
+
+/** Whether any tool this session sees may run as a task (the tasks capability is then declared). */
+export function servesTasks(ctx: McpServingContext, session: SessionState): boolean {
+  return [...ctx.tools.values()].some((tool) => toolTaskSupport(tool) !== undefined) || sessionFixtures(ctx, session).some((f) => f.task !== undefined);
 }

@@ -14,6 +14,7 @@ const running: ConformanceRunView = {
   url: "http://127.0.0.1:7421/mcp",
   target: "http://127.0.0.1:7421/mcp",
   scope: null,
+  requirements: "2026-07-28",
   state: "running",
   startedAt: "2026-12-02T17:00:00.000Z",
   finishedAt: null,
@@ -92,8 +93,8 @@ class FakeConformance implements ConformancePort {
   views: ConformanceRunView[] = [];
   refuse: Error | null = null;
   readonly calls: string[] = [];
-  async startMcp(url: string): Promise<ConformanceRunView> {
-    this.calls.push(`mcp ${url}`);
+  async startMcp(url: string, requirements?: string): Promise<ConformanceRunView> {
+    this.calls.push(`mcp ${url} ${requirements ?? ""}`);
     if (this.refuse) throw this.refuse;
     return this.views.shift() ?? running;
   }
@@ -142,12 +143,21 @@ describe("ConformanceState", () => {
     expect(state.url).toBe("http://127.0.0.1:7421/mcp");
   });
 
+  it("runs the MCP requirement set chosen", async () => {
+    const { api, state } = setup();
+    state.url = "http://127.0.0.1:7421/mcp";
+    state.requirements = "2025-11-25";
+    await state.start();
+    expect(api.calls[0]).toBe("mcp http://127.0.0.1:7421/mcp 2025-11-25");
+    state.dispose();
+  });
+
   it("starts the suite, follows its output until done, then shows failing scenarios first with their checks", async () => {
     const { api, state, tick, scheduler } = setup();
     api.views = [running, { ...running, output: `${running.output}=== Running scenario: ping ===\n` }, mcpDone];
     state.url = " http://127.0.0.1:7421/mcp ";
     await state.start();
-    expect(api.calls[0]).toBe("mcp http://127.0.0.1:7421/mcp");
+    expect(api.calls[0]).toBe("mcp http://127.0.0.1:7421/mcp 2026-07-28");
     expect(state.running).toBe(true);
     expect(state.canRun).toBe(false);
     await settle();

@@ -1,6 +1,6 @@
 import type { ConformanceApi } from "../../../core/backend/conformance-api.ts";
 import type { Scheduler } from "../../../core/env/index.ts";
-import type { ConformanceRunView, TckScope } from "../../../core/harness/conformance-run-types.ts";
+import type { ConformanceRunView, McpRequirements, TckScope } from "../../../core/harness/conformance-run-types.ts";
 import { checkTargetUrl, type ConformanceKind } from "../../../core/harness/conformance-target.ts";
 import { repeat } from "../serve/poller.ts";
 import { resultRows, resultTotals, type ResultRow, type ResultTotals } from "./conformance-rows.ts";
@@ -16,7 +16,8 @@ export const URL_HINTS: Readonly<Record<ConformanceKind, string>> = {
 };
 
 /**
- * The conformance panel: which tool, the URL for each, the run on show (started on the backend,
+ * The conformance panel: which tool, the URL for each (and the MCP requirement set or the TCK's
+ * scope), the run on show (started on the backend,
  * read by polling until it ends), why a start, stop or read failed (the backend's own words,
  * e.g. a missing prerequisite), and which result rows are opened.
  */
@@ -24,6 +25,8 @@ export class ConformanceState {
   kind = $state<ConformanceKind>("mcp");
   urls = $state<Record<ConformanceKind, string>>({ mcp: "", a2a: "" });
   scope = $state<TckScope>("mandatory");
+  /** The MCP suite's requirement set: the protocol revision whose required scenarios run. */
+  requirements = $state<McpRequirements>("2026-07-28");
   run = $state.raw<ConformanceRunView | null>(null);
   error = $state<string | null>(null);
   starting = $state(false);
@@ -74,7 +77,7 @@ export class ConformanceState {
     this.starting = true;
     const url = this.url.trim();
     try {
-      const run = this.kind === "mcp" ? await this.#api.startMcp(url) : await this.#api.startA2a(url, this.scope);
+      const run = this.kind === "mcp" ? await this.#api.startMcp(url, this.requirements) : await this.#api.startA2a(url, this.scope);
       this.open = {};
       this.#follow(run);
     } catch (err) {

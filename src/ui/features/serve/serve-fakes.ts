@@ -68,6 +68,7 @@ export const RUNNING_MCP: McpServing = {
   concurrency: 2,
   fixtures: false,
   sessions: 0,
+  tasks: { running: 0, kept: 0 },
   startedAt: 1_700_000_000_000,
   tools: [
     { name: "echo", served: true, reason: "served" },
