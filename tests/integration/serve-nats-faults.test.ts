@@ -3,6 +3,7 @@
  *
  * - "a node restarting under a serving instance…"  the instance moves to another node at once, its
  *   call in flight ends with one named outcome, the tool ran once, and the node rejoins
+ * - "patchbay start pointed at the cluster…"  it says which node it is on, and which one after that node goes down
  * - "the kill test"  500 calls, 4 in flight per instance, one of three instances SIGKILLed halfway:
  *   results and named failures add up to 500, no call is answered twice, the others take the rest
  */
@@ -12,6 +13,12 @@ import { systemClock, systemScheduler } from "../../src/core/env/index.ts";
 import { DEFAULT_SENDER, FiskClient, type ToolOutcome } from "../../src/core/fisk/client/index.ts";
 import { tcpConnector } from "../../src/core/nats/node/tcp-connector.ts";
 import type { NatsPort } from "../../src/core/nats/port.ts";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { BackendStatus } from "../../src/core/backend/backend-client.ts";
+import { send } from "../helpers/http-client.ts";
+import { trackedCli } from "../helpers/processes.ts";
 import { eventually, startNatsCluster, type NatsCluster } from "../helpers/nats-cluster.ts";
 import { buildCli, startServeProcess, type BuiltCli, type ServeProcess } from "../helpers/serve-processes.ts";
 
@@ -52,7 +59,38 @@ const toolRequests = async (identity: string, instance: string): Promise<number 
   return load?.endpoints.find((e) => e.name === "tool")?.requests;
 };
 
+const runCli = trackedCli();
+
 describe("faults on a three-node cluster", () => {
+  it("patchbay start pointed at the cluster (several NATS_URLs) says which node it is on, and which one after that node goes down", async () => {
+    const root = await mkdtemp(join(tmpdir(), "patchbay-start-cluster-"));
+    try {
+      await mkdir(join(root, "dist"));
+      await writeFile(join(root, "dist", "index.html"), '<meta name="patchbay-token" content="%PATCHBAY_TOKEN%">');
+      // Node 2 first: nats.js may shuffle the list, so the node is read from what the backend says.
+      const cli = runCli(["start", "--port", "0", "--dist", join(root, "dist"), "--workspace", join(root, "ws")], { NATS_URL: cluster.urls, NATS_WS_URL: cluster.wsUrl });
+      const url = await cli.launchUrl();
+      await eventually(async () => /NATS: on node /.test(cli.stdout.join("")), "the node line");
+      const line = /NATS: on node (\S+) of cluster (\S+) at \S+ \((\d+) other node\(s\) known\)/.exec(cli.stdout.join(""));
+      expect(line?.[2]).toBe(cluster.name);
+      expect(Number(line?.[3])).toBe(2);
+      const status = async () => (await send({ port: Number(url.port), path: "/api/status", headers: { authorization: `Bearer ${url.searchParams.get("token")}` } })).json<BackendStatus>();
+      expect((await status()).nats).toMatchObject({ mode: "external", wsUrl: cluster.wsUrl, node: { name: line![1], cluster: cluster.name, connected: true, peers: 2 } });
+      const index = cluster.nodes.findIndex((_, i) => line![1]!.endsWith(`-n${i + 1}`));
+      await cluster.nodes[index]!.down();
+      await eventually(async () => /NATS: reconnected, on node (\S+)/.exec(cli.stdout.join(""))?.[1] !== undefined, "the reconnect line");
+      const moved = /NATS: reconnected, on node (\S+)/.exec(cli.stdout.join(""))![1];
+      expect(moved).not.toBe(line![1]);
+      expect((await status()).nats.node).toMatchObject({ name: moved, connected: true });
+      await cluster.nodes[index]!.up();
+      await cluster.routed();
+      cli.stop();
+      expect(await cli.done).toBe(0);
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+  }, 60_000);
+
   it("a node restarting under a serving instance: the instance moves to another node at once, its call in flight gets one named outcome, the node rejoins", async () => {
     const identity = `node-${crypto.randomUUID().slice(0, 8)}`;
     const proc = await serve(identity, 2, "on-n3");

@@ -8,6 +8,8 @@ export interface NatsServiceStatus {
   readonly url?: string;
   readonly wsUrl?: string;
   readonly message?: string;
+  /** External servers: the node the backend's own connection is on, and whether it is connected now. */
+  readonly node?: { readonly name: string; readonly cluster?: string; readonly url: string; readonly peers: number; readonly connected: boolean };
 }
 
 export interface BackendStatus {

@@ -150,7 +150,8 @@ export function adaptConnection(nc: NatsConnection, lib: NatsLibrary): NatsPort 
         id: info.server_id,
         ...(info.cluster ? { cluster: info.cluster } : {}),
         version: info.version,
-        peers: [...(info.connect_urls ?? [])],
+        // The server lists itself among the cluster's URLs.
+        peers: (info.connect_urls ?? []).filter((u) => u !== nc.getServer() && u !== `${info.host}:${info.port}`),
       };
     },
     async request(subject, data, options) {
