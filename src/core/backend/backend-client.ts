@@ -42,13 +42,18 @@ export interface BackendClientOptions {
 
 export class BackendClient {
   readonly #fetch: typeof fetch;
-  readonly #token: string;
+  #token: string;
   readonly #base: string;
 
   constructor(options: BackendClientOptions) {
     this.#fetch = options.fetch;
     this.#token = options.token;
     this.#base = options.baseUrl ?? "";
+  }
+
+  /** Speaks with a new launch's token from now on (the backend was restarted under an open page). */
+  useToken(token: string): void {
+    this.#token = token;
   }
 
   /**
