@@ -15,12 +15,8 @@ const TROUBLED_MS = 2_000;
 /** The token in a launch URL (`…/?token=…`), or the text itself when it already is one. */
 export function tokenFromLaunch(text: string): string | null {
   const trimmed = text.trim();
-  try {
-    const url = new URL(trimmed);
-    return url.searchParams.get("token");
-  } catch {
-    return /^[A-Za-z0-9_-]{20,}$/.test(trimmed) ? trimmed : null;
-  }
+  if (/^https?:\/\//i.test(trimmed)) return /[?&]token=([A-Za-z0-9_-]+)/.exec(trimmed)?.[1] ?? null;
+  return /^[A-Za-z0-9_-]{20,}$/.test(trimmed) ? trimmed : null;
 }
 
 /** Polls the backend's status while something reads it, and notices a restart under the page. */
