@@ -6,6 +6,10 @@
  * - the serving instance and the client reconnect within 5 s of the server's return (timed), the
  *   agent's subjects and $SRV endpoints come back, and calls work again
  * - a task read cut by the restart is replayed by request.read afterwards
+ *
+ * And `serve --nats` starting: a token from a named environment variable (never the command
+ * line) against a server that requires one; a server that is not there, or credentials that
+ * cannot be read, end it at once with the reason.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { systemClock, systemScheduler } from "../../src/core/env/index.ts";
@@ -14,6 +18,7 @@ import { tcpConnector } from "../../src/core/nats/node/tcp-connector.ts";
 import type { NatsPort, NatsStatusEvent } from "../../src/core/nats/port.ts";
 import { startNatsServer, type ManagedNats } from "../../server/nats/managed-nats.ts";
 import { eventually } from "../helpers/nats-cluster.ts";
+import { spawn } from "node:child_process";
 import { buildCli, startServeProcess, type BuiltCli, type ServeProcess } from "../helpers/serve-processes.ts";
 
 const NS = "io.choria.fisk-ai.v1";
@@ -98,4 +103,45 @@ describe("the only NATS server restarts mid-session", () => {
       return read.entries.some((e) => e.protocol === `${NS}.event.tool_result`);
     }, "the task's turn kept for a read", 15_000);
   }, 60_000);
+});
+
+describe("serve --nats starting", () => {
+  const exitOf = (args: string[], env: Record<string, string> = {}) =>
+    new Promise<{ code: number | null; stderr: string; stdout: string }>((resolve) => {
+      const child = spawn(process.execPath, [built.cli, "serve", "--nats", ...args], { cwd: built.dir, env: { ...process.env, NATS_URL: "", ...env } });
+      let stderr = "";
+      let stdout = "";
+      child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+      child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+      child.on("exit", (code) => resolve({ code, stderr, stdout }));
+    });
+
+  it("takes its token from a named environment variable, and is refused by the server without it", async () => {
+    const secret = `t0k-${crypto.randomUUID()}`;
+    const guarded = await startNatsServer({ extraConfig: `authorization { token: "${secret}" }` });
+    if (!guarded.ok) throw new Error(guarded.message);
+    try {
+      const refused = await exitOf(["--nats-url", guarded.server.url]);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toMatch(/^patchbay serve: could not connect to nats:\/\/127\.0\.0\.1:\d+: .*Authorization/im);
+      const agent = await startServeProcess(built, ["--nats-url", guarded.server.url, "--identity", "guarded", "--token-env", "AGENT_TOKEN"], { AGENT_TOKEN: secret });
+      try {
+        expect(agent.banner).toMatch(/^Serving guarded \(instance pb-\w{8}\) over NATS on node /);
+        expect(agent.stdout() + agent.stderr()).not.toContain(secret);
+      } finally {
+        await agent.stop();
+      }
+    } finally {
+      await guarded.server.stop();
+    }
+  }, 30_000);
+
+  it("a server that is not there, or a credentials file that cannot be read, ends it at once with the reason", async () => {
+    const nothing = await exitOf(["--nats-url", "nats://127.0.0.1:1"]);
+    expect(nothing.code).toBe(1);
+    expect(nothing.stderr).toMatch(/^patchbay serve: could not connect to nats:\/\/127\.0\.0\.1:1/m);
+    const noFile = await exitOf(["--nats-url", server.url, "--creds", "/nonexistent/user.creds"]);
+    expect(noFile.code).toBe(2);
+    expect(noFile.stderr).toBe("patchbay serve: cannot read the credentials file (ENOENT)\n");
+  }, 30_000);
 });
