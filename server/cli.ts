@@ -116,7 +116,7 @@ async function serve(args: readonly string[], io: CliIo): Promise<number> {
   const { parseServeArgs, runServe, ServeUsageError } = await import("./cli/serve.ts");
   let parsed;
   try {
-    parsed = parseServeArgs(args);
+    parsed = parseServeArgs(args, io.env);
   } catch (err) {
     if (err instanceof ServeUsageError) return usageError(io, "patchbay serve", err.message, `${io.program} serve --help`);
     throw err;

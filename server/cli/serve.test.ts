@@ -33,10 +33,36 @@ describe("parseServeArgs", () => {
     expect(parseServeArgs(["--a2a", "--confirm", "omit"])).toMatchObject({ a2aConfirm: "omit" });
   });
 
+  it("reads --nats: several servers, identity, instance and secrets from named variables only", () => {
+    const env = { TOKEN: "s3cret", PW: "pw", NATS_URL: "nats://from-env:4222" };
+    expect(parseServeArgs(["--nats"], env)).toEqual({ mode: "nats", port: DEFAULT_SERVE_PORT, nats: { servers: "nats://from-env:4222" } });
+    expect(parseServeArgs(["--nats"], {})).toMatchObject({ nats: { servers: "nats://127.0.0.1:4222" } });
+    expect(
+      parseServeArgs(["--nats", "--nats-url", "nats://a:1,nats://b:2", "--nats-url", "nats://c:3", "--identity", "orders", "--instance", "east-1", "--token-env", "TOKEN", "--concurrency", "4", "--keepalive", "500", "--task-workers", "2", "kit.yaml"], env),
+    ).toEqual({
+      mode: "nats",
+      port: DEFAULT_SERVE_PORT,
+      toolkitPath: "kit.yaml",
+      concurrency: 4,
+      nats: { servers: "nats://a:1,nats://b:2,nats://c:3", identity: "orders", instance: "east-1", token: "s3cret", keepaliveMs: 500, taskWorkers: 2 },
+    });
+    expect(parseServeArgs(["--nats", "--user", "agent", "--password-env", "PW"], env).nats).toMatchObject({ user: "agent", password: "pw" });
+    expect(parseServeArgs(["--nats", "--creds", "u.creds"], env).nats).toMatchObject({ credsFile: "u.creds" });
+  });
+
   it.each<[string[], string]>([
-    [[], "choose --stdio (for Claude Desktop and other clients that start Patchbay), --http (for the MCP Inspector's URL form) or --a2a (an A2A agent over HTTP)"],
-    [["--stdio", "--http"], "choose one of --stdio, --http and --a2a"],
-    [["--a2a", "--http"], "choose one of --stdio, --http and --a2a"],
+    [[], "choose --stdio (for Claude Desktop and other clients that start Patchbay), --http (for the MCP Inspector's URL form), --a2a (an A2A agent over HTTP) or --nats (a fisk-ai agent over NATS)"],
+    [["--stdio", "--http"], "choose one of --stdio, --http, --a2a and --nats"],
+    [["--a2a", "--http"], "choose one of --stdio, --http, --a2a and --nats"],
+    [["--nats", "--stdio"], "choose one of --stdio, --http, --a2a and --nats"],
+    [["--http", "--identity", "x"], "--identity is for --nats"],
+    [["--nats", "--port", "1"], "--port, --confirm and --fixtures are not for --nats: the agent listens on no port, and its confirm-gated tools ask for approval in tasks only"],
+    [["--nats", "--nats-url", "nats://u:secret@h:4222"], "--nats-url must not carry credentials; use --creds, --nkey, --token-env or --user with --password-env"],
+    [["--nats", "--nats-url", "ws://h:8080"], '--nats-url must be nats:// or tls:// URLs, got "ws://h:8080"'],
+    [["--nats", "--identity", "a.b"], "--identity needs the identity to serve: letters, digits, '-' and '_' only, got \"a.b\""],
+    [["--nats", "--token-env", "UNSET_VAR"], "--token-env UNSET_VAR: the environment variable UNSET_VAR is not set or empty"],
+    [["--nats", "--creds", "a.creds", "--nkey", "b.nk"], "give one way to authenticate: --creds, --nkey, --token-env, or --user with --password-env"],
+    [["--nats", "--user", "u"], "--user and --password-env go together"],
     [["--a2a", "--confirm", "always"], "--confirm with --a2a must be one of omit, ask"],
     [["--a2a", "--confirm"], "--confirm with --a2a must be one of omit, ask"],
     [["--http", "--confirm", "ask"], "--confirm must be one of auto, always, never"],

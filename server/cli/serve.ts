@@ -1,6 +1,6 @@
 /**
  * `patchbay serve`: a toolkit (or the demo agent) served to MCP clients over stdio or Streamable
- * HTTP, or as an A2A agent over HTTP.
+ * HTTP, as an A2A agent over HTTP, or as a fisk-ai agent over NATS.
  */
 import { randomFillSync } from "node:crypto";
 import { readFile } from "node:fs/promises";
@@ -18,6 +18,7 @@ import { MAX_TOOL_TIMEOUT_MS, type Toolkit } from "../../src/core/serving/toolki
 import { startMcpServing } from "../serving/mcp-engine.ts";
 import { DEFAULT_A2A_PORT } from "../serving/a2a-routes.ts";
 import { runA2aServe } from "./serve-a2a.ts";
+import { NATS_ONLY_FLAGS, NatsArgsError, readNatsArgs, type NatsServeArgs } from "./serve-nats-args.ts";
 import { DEFAULT_SERVE_PORT, MAX_CONCURRENCY } from "../serving/start-options.ts";
 import { readToolkitFile } from "../serving/toolkit-file.ts";
 import { VERSION } from "../version.ts";
@@ -31,7 +32,7 @@ const CLI_CONFIRM_MODES: readonly ConfirmMode[] = ["auto", "always", "never"];
 const A2A_CONFIRM_MODES: readonly A2aConfirm[] = ["omit", "ask"];
 
 export interface ServeArgs {
-  readonly mode: "stdio" | "http" | "a2a";
+  readonly mode: "stdio" | "http" | "a2a" | "nats";
   readonly port: number;
   readonly toolkitPath?: string;
   readonly confirmMode?: ConfirmMode;
@@ -43,6 +44,8 @@ export interface ServeArgs {
   readonly tck?: boolean;
   /** --a2a: the tool a text-only message runs. */
   readonly defaultSkill?: string;
+  /** --nats: servers, identity, instance and credentials. */
+  readonly nats?: NatsServeArgs;
 }
 
 export interface ServeDeps {
@@ -78,7 +81,7 @@ function confirmOf(mode: ServeArgs["mode"], value: string | undefined): Pick<Ser
   return { confirmMode: value as ConfirmMode };
 }
 
-export function parseServeArgs(args: readonly string[]): ServeArgs {
+export function parseServeArgs(args: readonly string[], env: Readonly<Record<string, string | undefined>> = {}): ServeArgs {
   let mode: ServeArgs["mode"] | undefined;
   let port: number | undefined;
   let toolkitPath: string | undefined;
@@ -89,8 +92,9 @@ export function parseServeArgs(args: readonly string[]): ServeArgs {
   let fixtures: boolean | undefined;
   let tck = false;
   let defaultSkill: string | undefined;
+  const natsPairs: [string, string | undefined][] = [];
   const setMode = (next: ServeArgs["mode"]) => {
-    if (mode !== undefined && mode !== next) throw new ServeUsageError("choose one of --stdio, --http and --a2a");
+    if (mode !== undefined && mode !== next) throw new ServeUsageError("choose one of --stdio, --http, --a2a and --nats");
     mode = next;
   };
   for (let i = 0; i < args.length; i++) {
@@ -98,6 +102,8 @@ export function parseServeArgs(args: readonly string[]): ServeArgs {
     if (arg === "--stdio") setMode("stdio");
     else if (arg === "--http") setMode("http");
     else if (arg === "--a2a") setMode("a2a");
+    else if (arg === "--nats") setMode("nats");
+    else if (NATS_ONLY_FLAGS.has(arg)) natsPairs.push([arg, args[++i]]);
     else if (arg === "--port") port = whole(args[++i], "--port", 0, 65_535);
     else if (arg === "--concurrency") concurrency = whole(args[++i], "--concurrency", 1, MAX_CONCURRENCY);
     else if (arg === "--timeout") timeoutMs = whole(args[++i], "--timeout", 1, MAX_TOOL_TIMEOUT_MS);
@@ -116,7 +122,20 @@ export function parseServeArgs(args: readonly string[]): ServeArgs {
     else toolkitPath = arg;
   }
   if (mode === undefined) {
-    throw new ServeUsageError("choose --stdio (for Claude Desktop and other clients that start Patchbay), --http (for the MCP Inspector's URL form) or --a2a (an A2A agent over HTTP)");
+    throw new ServeUsageError(
+      "choose --stdio (for Claude Desktop and other clients that start Patchbay), --http (for the MCP Inspector's URL form), --a2a (an A2A agent over HTTP) or --nats (a fisk-ai agent over NATS)",
+    );
+  }
+  if (mode !== "nats" && natsPairs.length > 0) throw new ServeUsageError(`${natsPairs[0]![0]} is for --nats`);
+  if (mode === "nats" && (port !== undefined || confirmGiven || fixtures !== undefined)) {
+    throw new ServeUsageError("--port, --confirm and --fixtures are not for --nats: the agent listens on no port, and its confirm-gated tools ask for approval in tasks only");
+  }
+  let nats: NatsServeArgs | undefined;
+  try {
+    if (mode === "nats") nats = readNatsArgs(natsPairs, env);
+  } catch (err) {
+    if (err instanceof NatsArgsError) throw new ServeUsageError(err.message);
+    throw err;
   }
   if (confirmGiven && confirm === undefined) throw new ServeUsageError(mode === "a2a" ? `--confirm with --a2a must be one of ${A2A_CONFIRM_MODES.join(", ")}` : `--confirm must be one of ${CLI_CONFIRM_MODES.join(", ")}`);
   if (mode === "a2a" && fixtures !== undefined) throw new ServeUsageError("--fixtures and --no-fixtures are for MCP; the A2A agent serves the toolkit's tools only");
@@ -132,6 +151,7 @@ export function parseServeArgs(args: readonly string[]): ServeArgs {
     ...(fixtures !== undefined ? { fixtures } : {}),
     ...(tck ? { tck } : {}),
     ...(defaultSkill !== undefined ? { defaultSkill } : {}),
+    ...(nats ? { nats } : {}),
   };
 }
 
@@ -160,6 +180,11 @@ export async function runServe(args: ServeArgs, deps: ServeDeps): Promise<number
   const toolkit = args.toolkitPath === undefined ? DEMO_TOOLKIT : await loadToolkit(args.toolkitPath, deps);
   if (!toolkit) return 1;
   if (args.mode === "a2a") return runA2aServe(toolkit, args, deps);
+  if (args.mode === "nats") {
+    // The NATS client and the schema packs load only for this mode.
+    const { runNatsServe } = await import("./serve-nats.ts");
+    return runNatsServe(toolkit, args, args.nats ?? { servers: "nats://127.0.0.1:4222" }, deps);
+  }
   const settings = {
     ...(args.confirmMode ? { confirmMode: args.confirmMode } : {}),
     ...(args.concurrency !== undefined ? { concurrency: args.concurrency } : {}),

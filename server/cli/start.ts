@@ -6,6 +6,7 @@ import type { Config, NatsConfig } from "../config.ts";
 import { hostWithPort } from "../http/origin-policy.ts";
 import { NatsStartError, startNatsServer, type ManagedNats, type NatsServerOptions } from "../nats/managed-nats.ts";
 import { redactUrl } from "../nats/nats-urls.ts";
+import { watchNats, type NatsWatch } from "../nats/nats-watch.ts";
 
 export interface StartDeps {
   readonly stdout: (text: string) => void;
@@ -88,6 +89,17 @@ export async function runStart(config: Config, deps: StartDeps): Promise<number>
   }
 
   const managed = config.nats.mode === "managed" ? await startManagedNats(backend, deps) : undefined;
+  let watch: NatsWatch | undefined;
+  if (config.nats.mode === "external") {
+    // A cluster's nodes may be given (comma-separated): say which one the backend is on, and keep saying it.
+    const base = initialNats(config.nats);
+    watch = watchNats(config.nats.url, {
+      logger,
+      say: (line) => deps.stdout(`${line}\n`),
+      complain: (line) => deps.stderr(`${line}\n`),
+      onNode: (node) => backend.setNats(node ? { ...base, node } : base),
+    });
+  }
   if (config.dangerouslyExpose) logger.warn("listening beyond loopback (--dangerously-expose)", { host: config.host });
   logger.info("backend listening", { url: `${backend.origin}/`, workspace: config.workspace, nats: config.nats.mode });
   // The one place the token is shown: stdout, for the user, never through the logger.
@@ -95,6 +107,7 @@ export async function runStart(config: Config, deps: StartDeps): Promise<number>
 
   await stopped(deps.signal);
   logger.info("stopping");
+  await watch?.close();
   await backend.close();
   await managed?.stop();
   logger.info("stopped");

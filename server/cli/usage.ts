@@ -82,9 +82,9 @@ Options:
 
 /** `patchbay serve --help`. */
 /** `bin` is the absolute path of bin/patchbay.mjs, which a client that starts Patchbay needs. */
-export const serveUsage = (prog: string, bin: string): string => `Usage: ${prog} serve (--stdio | --http | --a2a) [options] [toolkit]
+export const serveUsage = (prog: string, bin: string): string => `Usage: ${prog} serve (--stdio | --http | --a2a | --nats) [options] [toolkit]
 
-Serves a toolkit's tools to MCP clients, or as an A2A agent. The toolkit is a JSON or YAML file
+Serves a toolkit's tools to MCP clients, as an A2A agent, or as a fisk-ai agent over NATS. The toolkit is a JSON or YAML file
 (format "patchbay.toolkit") or a toolkit saved from the console, as found in the workspace
 (e.g. ~/.patchbay/toolkits/<name>.json); without one, the built-in demo agent is served
 (over MCP together with the fixtures the MCP conformance suite expects). Tagged ai:confirm
@@ -102,6 +102,12 @@ protocol eras are served: 2024-11-05 … 2025-11-25 (initialize, sessions) and 2
              skill per tool: a data part {"skill": "<tool>", "arguments": {…}} runs it as a
              task; a text-only message runs the default skill (the demo agent's echo, see
              --default-skill) or is refused with the skills listed. Ctrl-C stops it.
+  --nats     A fisk-ai agent on NATS (choria.fisk-ai.discovery|tool|task.<identity>):
+             discovery, tool calls answered as reply sets, and tasks (request.prompt,
+             answer, resume, read) from a scripted runner that needs no model: a prompt
+             'run <tool> {json}' runs that tool (one per line; ai:confirm tools ask for
+             approval first), anything else is echoed. Start several processes with one
+             --identity to share its load; each names itself (--instance). Ctrl-C stops it.
 
 Claude Desktop (claude_desktop_config.json), this clone's command:
   { "mcpServers": { "patchbay": { "command": "node", "args": [${JSON.stringify(bin)}, "serve", "--stdio"] } } }
@@ -127,6 +133,20 @@ Options:
   --default-skill <tool>   A2A: the tool a text-only message runs, one whose input is a
                            single string argument (default: echo for the demo agent, none
                            for a toolkit)
+  --nats-url <url>         NATS: a server, or a cluster's nodes comma-separated (repeatable;
+                           default env NATS_URL, else nats://127.0.0.1:4222). No credentials
+                           in the URL
+  --identity <name>        NATS: the identity served (default: the toolkit's name)
+  --instance <name>        NATS: this process's name among the identity's instances
+                           (default: generated, pb-xxxxxxxx)
+  --creds <file>           NATS: a .creds file (user JWT and NKey seed)
+  --nkey <file>            NATS: a file holding an NKey user seed (SU…)
+  --token-env <var>        NATS: read the token from this environment variable
+  --user <name> --password-env <var>
+                           NATS: user and password, the password from this variable
+  --keepalive <ms>         NATS: running-tool keepalive interval (default 10000)
+  --task-workers <n>       NATS: tasks running at once before one is refused (default:
+                           the concurrency)
   --tck                    A2A: behave as the A2A TCK documents for the agent it tests: a
                            v0.3 send without "configuration" returns at once, a task's tool
                            starts once the task has had no message for 2.5 s, and a

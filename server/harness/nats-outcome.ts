@@ -39,6 +39,9 @@ export function toolStepOutcome(set: ReplySetResult, outcome: ToolOutcome, why: 
       return { kind: "no-responders", message };
     case "idle-timeout":
       return { kind: "timeout", message };
+    case "instance-gone":
+    case "disconnected":
+      return { kind: "transport-error", message };
     case "cancelled":
       return { kind: "cancelled", message };
     case "protocol-error":
@@ -68,6 +71,10 @@ export function taskStepOutcome(end: ReplySetEnd, why: Why, timeoutMs: number): 
       return { kind: "no-responders", message: end.via ? `no responders: the agent is not running (nothing serves ${end.via.subject})` : "no responders (503): nothing serves this subject" };
     case "idle-timeout":
       return { kind: "timeout", message: `idle timeout: nothing for ${end.idleMs} ms` };
+    case "instance-gone":
+      return { kind: "transport-error", message: `instance ${end.instance} stopped mid-task (it no longer answers ${end.via.subject})` };
+    case "disconnected":
+      return { kind: "transport-error", message: `the connection to NATS dropped mid-task${end.server ? ` (${end.server})` : ""}` };
     case "protocol-error":
       return { kind: "invalid-answer", message: `protocol error: ${end.message}` };
     case "cancelled":

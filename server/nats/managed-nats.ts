@@ -28,6 +28,21 @@ export interface NatsServerOptions {
   readonly extraConfig?: string;
   /** Start attempts when a picked port was taken in the meantime; default 3. */
   readonly attempts?: number;
+  /** Fixed ports (a cluster's nodes are given theirs); free ones are picked otherwise. */
+  readonly ports?: NatsPorts;
+  /** A WebSocket listener for browsers; default true. */
+  readonly websocket?: boolean;
+  /** `server_name`: how the node names itself to clients (INFO) and in a cluster. */
+  readonly serverName?: string;
+  /** Join a cluster: this node's route port comes from `ports.cluster`, the others' from `routes`. */
+  readonly cluster?: { readonly name: string; readonly routes: readonly number[] };
+}
+
+export interface NatsPorts {
+  readonly client: number;
+  readonly ws: number;
+  readonly monitor: number;
+  readonly cluster?: number;
 }
 
 export interface ManagedNats {
@@ -40,6 +55,11 @@ export interface ManagedNats {
   readonly pid: number;
   /** The generated config file (inside a temp folder that stop() removes). */
   readonly configPath: string;
+  readonly ports: NatsPorts;
+  /** Takes the server down (SIGTERM, or SIGKILL for a crash) and keeps its config to come back. */
+  down(signal?: "SIGTERM" | "SIGKILL"): Promise<void>;
+  /** Starts it again on the same ports and waits until it is healthy. */
+  up(): Promise<void>;
   /** Kill the server, wait for it to exit and remove its temp folder. Safe to call twice. */
   stop(): Promise<void>;
 }
@@ -67,16 +87,31 @@ export function missingNatsMessage(searchDirs: readonly string[] = NATS_SERVER_D
 const STDERR_KEEP = 8192;
 
 /** The nats-server config for these ports. */
-export function natsConfig(ports: { client: number; ws: number; monitor: number }, options: NatsServerOptions = {}): string {
+export function natsConfig(ports: NatsPorts, options: NatsServerOptions = {}): string {
   const origins = options.allowedOrigins ?? [];
+  const cluster = options.cluster;
   const lines = [
+    ...(options.serverName ? [`server_name: ${JSON.stringify(options.serverName)}`] : []),
     `listen: 127.0.0.1:${ports.client}`,
     `http: 127.0.0.1:${ports.monitor}`,
-    "websocket {",
-    `  listen: "127.0.0.1:${ports.ws}"`,
-    "  no_tls: true",
-    ...(origins.length > 0 ? [`  allowed_origins: [${origins.map((o) => JSON.stringify(o)).join(", ")}]`] : []),
-    "}",
+    ...(options.websocket === false
+      ? []
+      : [
+          "websocket {",
+          `  listen: "127.0.0.1:${ports.ws}"`,
+          "  no_tls: true",
+          ...(origins.length > 0 ? [`  allowed_origins: [${origins.map((o) => JSON.stringify(o)).join(", ")}]`] : []),
+          "}",
+        ]),
+    ...(cluster && ports.cluster !== undefined
+      ? [
+          "cluster {",
+          `  name: ${JSON.stringify(cluster.name)}`,
+          `  listen: "127.0.0.1:${ports.cluster}"`,
+          `  routes: [${cluster.routes.map((p) => JSON.stringify(`nats-route://127.0.0.1:${p}`)).join(", ")}]`,
+          "}",
+        ]
+      : []),
     options.extraConfig ?? "",
   ];
   return `${lines.join("\n")}\n`;
@@ -117,11 +152,15 @@ async function kill(child: ChildProcess): Promise<void> {
 
 type Attempt = { ok: true; server: ManagedNats } | { ok: false; portTaken: boolean; error: NatsStartError };
 
-async function attempt(binary: string, options: NatsServerOptions): Promise<Attempt> {
-  const [client, ws, monitor] = (await freePorts(3)) as [number, number, number];
-  const dir = await mkdtemp(join(tmpdir(), "patchbay-nats-"));
-  const configPath = join(dir, "nats.conf");
-  await writeFile(configPath, natsConfig({ client, ws, monitor }, options), { mode: 0o600 });
+interface Running {
+  readonly child: ChildProcess;
+  readonly stderr: () => string;
+  readonly spawnError: () => Error | undefined;
+  readonly release: () => void;
+}
+
+/** Spawns nats-server on a config file, guarded so it never outlives this process. */
+function spawnServer(binary: string, configPath: string): Running {
   const child = spawn(binary, ["-c", configPath], { stdio: ["ignore", "ignore", "pipe"] });
   let stderr = "";
   child.stderr?.setEncoding("utf8");
@@ -138,39 +177,88 @@ async function attempt(binary: string, options: NatsServerOptions): Promise<Atte
     process.off("exit", onExit);
     watchdog?.release();
   };
+  return { child, stderr: () => stderr, spawnError: () => spawnError, release };
+}
 
-  const monitorUrl = `http://127.0.0.1:${monitor}`;
-  const deadline = Date.now() + (options.startTimeoutMs ?? 10_000);
-  const fail = async (message: string): Promise<Attempt> => {
-    release();
-    await kill(child);
-    await rm(dir, { recursive: true, force: true });
-    const portTaken = /address already in use/i.test(stderr);
-    const detail = stderr.trim() ? `: ${stderr.trim().split("\n").slice(-5).join(" | ")}` : "";
-    return { ok: false, portTaken, error: new NatsStartError(`${message}${detail}`, stderr) };
-  };
-
+/** Waits for /healthz; the failure message, or null once healthy. */
+async function untilHealthy(binary: string, run: Running, monitorUrl: string, timeoutMs: number): Promise<string | null> {
+  const deadline = Date.now() + timeoutMs;
   for (;;) {
-    if (spawnError) return fail(`could not run ${binary}: ${spawnError.message}`);
-    if (child.exitCode !== null || child.signalCode !== null) {
-      return fail(`nats-server exited (${child.exitCode ?? child.signalCode}) before it was healthy`);
-    }
-    if (await healthy(monitorUrl)) break;
-    if (Date.now() > deadline) return fail(`nats-server was not healthy within ${options.startTimeoutMs ?? 10_000} ms`);
+    const err = run.spawnError();
+    if (err) return `could not run ${binary}: ${err.message}`;
+    if (run.child.exitCode !== null || run.child.signalCode !== null) return `nats-server exited (${run.child.exitCode ?? run.child.signalCode}) before it was healthy`;
+    if (await healthy(monitorUrl)) return null;
+    if (Date.now() > deadline) return `nats-server was not healthy within ${timeoutMs} ms`;
     await sleep(50);
+  }
+}
+
+const failure = (message: string, stderr: string): { portTaken: boolean; error: NatsStartError } => {
+  const detail = stderr.trim() ? `: ${stderr.trim().split("\n").slice(-5).join(" | ")}` : "";
+  return { portTaken: /address already in use/i.test(stderr), error: new NatsStartError(`${message}${detail}`, stderr) };
+};
+
+async function attempt(binary: string, options: NatsServerOptions): Promise<Attempt> {
+  const free = async (): Promise<NatsPorts> => {
+    const [client, ws, monitor] = (await freePorts(3)) as [number, number, number];
+    return { client, ws, monitor };
+  };
+  const picked: NatsPorts = options.ports ?? (await free());
+  const dir = await mkdtemp(join(tmpdir(), "patchbay-nats-"));
+  const configPath = join(dir, "nats.conf");
+  await writeFile(configPath, natsConfig(picked, options), { mode: 0o600 });
+  const monitorUrl = `http://127.0.0.1:${picked.monitor}`;
+  const timeoutMs = options.startTimeoutMs ?? 10_000;
+  let run = spawnServer(binary, configPath);
+  const problem = await untilHealthy(binary, run, monitorUrl, timeoutMs);
+  if (problem) {
+    run.release();
+    await kill(run.child);
+    await rm(dir, { recursive: true, force: true });
+    return { ok: false, ...failure(problem, run.stderr()) };
   }
 
   let stopping: Promise<void> | undefined;
+  let isDown = false;
+  const down = async (signal: "SIGTERM" | "SIGKILL" = "SIGTERM"): Promise<void> => {
+    if (isDown) return;
+    isDown = true;
+    run.release();
+    if (signal === "SIGKILL") {
+      run.child.kill("SIGKILL");
+      await waitForExit(run.child, 5000);
+    } else await kill(run.child);
+  };
+  const up = async (): Promise<void> => {
+    if (!isDown) return;
+    // The ports were this server's a moment ago; one freed by the kernel late is tried again.
+    for (let i = 0; ; i++) {
+      run = spawnServer(binary, configPath);
+      const again = await untilHealthy(binary, run, monitorUrl, timeoutMs);
+      if (!again) break;
+      run.release();
+      await kill(run.child);
+      const why = failure(again, run.stderr());
+      if (!why.portTaken || i >= 20) throw why.error;
+      await sleep(100);
+    }
+    isDown = false;
+  };
   const server: ManagedNats = {
-    url: `nats://127.0.0.1:${client}`,
-    wsUrl: `ws://127.0.0.1:${ws}`,
+    url: `nats://127.0.0.1:${picked.client}`,
+    wsUrl: `ws://127.0.0.1:${picked.ws}`,
     monitorUrl,
-    pid: child.pid ?? -1,
+    get pid() {
+      return run.child.pid ?? -1;
+    },
     configPath,
+    ports: picked,
+    down,
+    up,
     stop() {
       stopping ??= (async () => {
-        release();
-        await kill(child);
+        run.release();
+        await kill(run.child);
         await rm(dir, { recursive: true, force: true });
       })();
       return stopping;
@@ -193,7 +281,8 @@ export async function startNatsServer(options: NatsServerOptions = {}): Promise<
     const result = await attempt(binary, options);
     if (result.ok) return result;
     last = result.error;
-    if (!result.portTaken) break;
+    // Fixed ports taken are not freed by trying again at once.
+    if (!result.portTaken || options.ports) break;
   }
   throw last ?? new NatsStartError("nats-server did not start", "");
 }

@@ -26,6 +26,7 @@ export function recordingNatsPort(port: NatsPort, sink: (frame: FrameEvent) => v
     get server() {
       return port.server;
     },
+    node: () => port.node?.(),
     async request(subject, data, options) {
       sink(natsFrame("out", subject, data, options.headers));
       const reply = await port.request(subject, data, options);

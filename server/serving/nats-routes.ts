@@ -10,9 +10,13 @@ const OPTIONAL_NUMBERS = ["concurrency", "keepaliveMs", "callTimeoutMs"] as cons
 /** The start body: `{}` serves the default toolkit with fisk-ai's defaults. */
 function startInput(body: unknown): NatsServeStart {
   if (!isJsonObject(body)) throw new HttpError(400, "invalid_body", "expected a JSON object such as {} or {\"toolkit\": …, \"concurrency\": 4}");
-  const known = new Set<string>(["toolkit", "generation", ...OPTIONAL_NUMBERS]);
+  const known = new Set<string>(["toolkit", "generation", "identity", "instance", ...OPTIONAL_NUMBERS]);
   const unknown = Object.keys(body).filter((k) => !known.has(k));
-  if (unknown.length > 0) throw new HttpError(400, "invalid_body", `unknown field ${JSON.stringify(unknown[0])}; expected toolkit, generation, concurrency, keepaliveMs or callTimeoutMs`);
+  if (unknown.length > 0) throw new HttpError(400, "invalid_body", `unknown field ${JSON.stringify(unknown[0])}; expected toolkit, generation, identity, instance, concurrency, keepaliveMs or callTimeoutMs`);
+  for (const name of ["identity", "instance"] as const) {
+    const v = body[name];
+    if (v !== undefined && (typeof v !== "string" || !/^[A-Za-z0-9_-]+$/.test(v))) throw new HttpError(400, "invalid_body", `"${name}" must be letters, digits, '-' and '_' only`);
+  }
   for (const name of OPTIONAL_NUMBERS) {
     if (body[name] !== undefined && typeof body[name] !== "number") throw new HttpError(400, "invalid_body", `"${name}" must be a number`);
   }

@@ -57,7 +57,7 @@ describe("bad arguments exit 2 with one line and a usage hint", () => {
     [["frobnicate"], "patchbay: unknown command 'frobnicate'. Run 'node bin/patchbay.mjs --help' for usage."],
     [["--frob"], "patchbay: unknown option '--frob'. Run 'node bin/patchbay.mjs --help' for usage."],
     [["help", "nope"], "patchbay: unknown command 'nope'. Run 'node bin/patchbay.mjs --help' for usage."],
-    [["serve", "x"], "patchbay serve: choose --stdio (for Claude Desktop and other clients that start Patchbay), --http (for the MCP Inspector's URL form) or --a2a (an A2A agent over HTTP). Run 'node bin/patchbay.mjs serve --help' for usage."],
+    [["serve", "x"], "patchbay serve: choose --stdio (for Claude Desktop and other clients that start Patchbay), --http (for the MCP Inspector's URL form), --a2a (an A2A agent over HTTP) or --nats (a fisk-ai agent over NATS). Run 'node bin/patchbay.mjs serve --help' for usage."],
     [["run"], "patchbay run: give one collection: a file, or the name of one in the workspace (got 0). Run 'node bin/patchbay.mjs run --help' for usage."],
     [["run", "c.json", "--target", "x"], `patchbay run: --target needs NAME=VALUE (a target of the collection and its URL, command or server), got "x". Run 'node bin/patchbay.mjs run --help' for usage.`],
     [["start", "--frob"], "patchbay start: unknown option '--frob'. Run 'node bin/patchbay.mjs start --help' for usage."],

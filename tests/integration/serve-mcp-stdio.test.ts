@@ -135,10 +135,10 @@ describe("patchbay serve --stdio", () => {
     expect(missing.out()).toBe("");
     const noMode = run(["serve"]);
     expect(await noMode.exit).toBe(2);
-    expect(noMode.err()).toMatch(/^patchbay serve: choose --stdio .*, --http .* or --a2a .*Run 'node \S+ serve --help' for usage\.\n$/);
+    expect(noMode.err()).toMatch(/^patchbay serve: choose --stdio .*, --http .*, --a2a .* or --nats .*Run 'node \S+ serve --help' for usage\.\n$/);
     const help = run(["serve", "--help"]);
     expect(await help.exit).toBe(0);
-    expect(help.out()).toMatch(/^Usage: node \S+ serve \(--stdio \| --http \| --a2a\)/);
+    expect(help.out()).toMatch(/^Usage: node \S+ serve \(--stdio \| --http \| --a2a \| --nats\)/);
   });
 });
 

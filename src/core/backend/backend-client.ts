@@ -8,6 +8,8 @@ export interface NatsServiceStatus {
   readonly url?: string;
   readonly wsUrl?: string;
   readonly message?: string;
+  /** External servers: the node the backend's own connection is on, and whether it is connected now. */
+  readonly node?: { readonly name: string; readonly cluster?: string; readonly url: string; readonly peers: number; readonly connected: boolean };
 }
 
 export interface BackendStatus {
@@ -40,13 +42,18 @@ export interface BackendClientOptions {
 
 export class BackendClient {
   readonly #fetch: typeof fetch;
-  readonly #token: string;
+  #token: string;
   readonly #base: string;
 
   constructor(options: BackendClientOptions) {
     this.#fetch = options.fetch;
     this.#token = options.token;
     this.#base = options.baseUrl ?? "";
+  }
+
+  /** Speaks with a new launch's token from now on (the backend was restarted under an open page). */
+  useToken(token: string): void {
+    this.#token = token;
   }
 
   /**

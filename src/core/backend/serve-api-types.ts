@@ -29,11 +29,18 @@ export type McpStarted = McpServing & { readonly issues: readonly string[] };
 export interface McpStartInput { readonly port?: number; readonly toolkit?: unknown; readonly confirmMode?: ServeConfirmMode; readonly concurrency?: number; readonly timeoutMs?: number; readonly fixtures?: boolean }
 
 export interface EndpointCounters { readonly requests: number; readonly errors: number; readonly lastError: string }
-export interface NatsSubjects { readonly discovery: string; readonly tool: string }
+export interface NatsSubjects { readonly discovery: string; readonly tool: string; readonly task?: string }
+/** The served agent's own connection: the node it is on and whether it is connected now. */
+export interface NatsServeConnection { readonly state: "connected" | "reconnecting"; readonly node?: { readonly name: string; readonly url: string; readonly cluster?: string }; readonly reconnects: number }
 export interface NatsServing {
   readonly serving: true;
   readonly server: string;
   readonly identity: string;
+  /** This agent's name among the identity's instances. */
+  readonly instance?: string;
+  readonly connection?: NatsServeConnection;
+  /** Gen 2: tasks running now against the task workers, and conversations kept. */
+  readonly tasks?: { readonly inFlight: number; readonly workers: number; readonly conversations: number };
   readonly serviceId: string;
   readonly generation: "gen2" | "gen1";
   readonly concurrency: number;
@@ -43,12 +50,21 @@ export interface NatsServing {
   readonly served: readonly ServedTool[];
   readonly active: number;
   readonly pending: number;
-  readonly endpoints: { readonly discovery: EndpointCounters; readonly tool: EndpointCounters };
+  readonly endpoints: { readonly discovery: EndpointCounters; readonly tool: EndpointCounters; readonly task?: EndpointCounters };
 }
 export interface NatsStopped { readonly serving: false; readonly identity: string; readonly subjects: NatsSubjects | null; readonly served: readonly ServedTool[]; readonly message?: string }
 export type NatsServeStatus = NatsServing | NatsStopped;
 
-export interface NatsStartInput { readonly toolkit?: unknown; readonly concurrency?: number; readonly generation?: "gen2" | "gen1"; readonly keepaliveMs?: number; readonly callTimeoutMs?: number }
+export interface NatsStartInput {
+  readonly toolkit?: unknown;
+  readonly concurrency?: number;
+  readonly generation?: "gen2" | "gen1";
+  readonly keepaliveMs?: number;
+  readonly callTimeoutMs?: number;
+  /** Serve under this identity (join its other instances) instead of the toolkit's name. */
+  readonly identity?: string;
+  readonly instance?: string;
+}
 
 /** Over A2A a confirm-tagged tool is left out (`omit`), or kept and asked about in its task (`ask`, input-required). */
 export type A2aServeConfirm = "omit" | "ask";

@@ -142,6 +142,27 @@ describe("ServeApi: the NATS surface", () => {
     expect(await api.natsStop()).toEqual({ serving: false, identity: "patchbay-demo", subjects: null, served: [], message: "the NATS connection closed" });
   });
 
+  it("reads the instance, its connection and its tasks when the backend reports them, and sends identity and instance", async () => {
+    const status = {
+      ...NATS_RUNNING,
+      instance: "console-1",
+      connection: { state: "reconnecting", node: { name: "n2", url: "127.0.0.1:4222", cluster: "c1", id: "X", peers: [] }, reconnects: 2 },
+      tasks: { inFlight: 1, workers: 4, conversations: 7 },
+      subjects: { ...NATS_RUNNING.subjects, task: "choria.fisk-ai.task.patchbay-demo" },
+      endpoints: { ...NATS_RUNNING.endpoints, task: { requests: 3, errors: 0, lastError: "" } },
+    };
+    const { api, seen } = fakeBackend({ "POST /api/serve/nats/start": { body: status } });
+    const running = await api.natsStart({ identity: "orders", instance: "console-1" });
+    expect(seen[0]?.body).toEqual({ identity: "orders", instance: "console-1" });
+    expect(running).toMatchObject({
+      instance: "console-1",
+      connection: { state: "reconnecting", node: { name: "n2", url: "127.0.0.1:4222", cluster: "c1" }, reconnects: 2 },
+      tasks: { inFlight: 1, workers: 4, conversations: 7 },
+      subjects: { task: "choria.fisk-ai.task.patchbay-demo" },
+      endpoints: { task: { requests: 3 } },
+    });
+  });
+
   it("refuses an unknown generation", async () => {
     const { api } = fakeBackend({ "GET /api/serve/nats/status": { body: { ...NATS_RUNNING, generation: "gen9" } } });
     expect((await errorOf(api.natsStatus()))?.message).toMatch(/"generation" should be "gen2" or "gen1"/);

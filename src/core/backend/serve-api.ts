@@ -5,9 +5,9 @@
  */
 import type { BackendClient } from "./backend-client.ts";
 import { framePage, opt, Reader, servedTools } from "./serve-api-read.ts";
-import type { A2aServeStatus, A2aStarted, A2aStartInput, McpServeStatus, McpStarted, McpStartInput, EndpointCounters, NatsSubjects, NatsServeStatus, NatsStartInput, ServedFramePage, PendingApproval, ServeInfo } from "./serve-api-types.ts";
+import type { A2aServeStatus, A2aStarted, A2aStartInput, McpServeStatus, McpStarted, McpStartInput, EndpointCounters, NatsSubjects, NatsServeStatus, NatsServing, NatsStartInput, ServedFramePage, PendingApproval, ServeInfo } from "./serve-api-types.ts";
 export { A2A_SERVE_CONFIRMS, SERVE_CONFIRM_MODES } from "./serve-api-types.ts";
-export type { A2aServeConfirm, A2aServing, A2aServeStatus, A2aStarted, A2aStartInput, ServeConfirmMode, ServedTool, McpServing, McpServeStatus, McpStarted, McpStartInput, EndpointCounters, NatsSubjects, NatsServing, NatsStopped, NatsServeStatus, NatsStartInput, ServedFrame, ServedFramePage, PendingApproval, ServeInfo } from "./serve-api-types.ts";
+export type { A2aServeConfirm, A2aServing, A2aServeStatus, A2aStarted, A2aStartInput, ServeConfirmMode, ServedTool, McpServing, McpServeStatus, McpStarted, McpStartInput, EndpointCounters, NatsServeConnection, NatsSubjects, NatsServing, NatsStopped, NatsServeStatus, NatsStartInput, ServedFrame, ServedFramePage, PendingApproval, ServeInfo } from "./serve-api-types.ts";
 
 
 function mcpStatus(r: Reader, body: unknown): McpServeStatus {
@@ -61,7 +61,18 @@ function counters(r: Reader, v: unknown, path: string): EndpointCounters {
 
 function subjects(r: Reader, v: unknown, path: string): NatsSubjects {
   const o = r.obj(v, path);
-  return { discovery: r.str(o, "discovery", path), tool: r.str(o, "tool", path) };
+  return { discovery: r.str(o, "discovery", path), tool: r.str(o, "tool", path), ...opt("task", typeof o.task === "string" ? o.task : undefined) };
+}
+
+function connection(r: Reader, v: unknown): NatsServing["connection"] {
+  if (v === undefined) return undefined;
+  const o = r.obj(v, ".connection");
+  const node = o.node === undefined ? undefined : r.obj(o.node, ".connection.node");
+  return {
+    state: o.state === "reconnecting" ? "reconnecting" : "connected",
+    ...(node ? { node: { name: r.str(node, "name", ".connection.node"), url: r.str(node, "url", ".connection.node"), ...opt("cluster", typeof node.cluster === "string" ? node.cluster : undefined) } } : {}),
+    reconnects: r.num(o, "reconnects", ".connection"),
+  };
 }
 
 function natsStatus(r: Reader, body: unknown): NatsServeStatus {
@@ -77,6 +88,12 @@ function natsStatus(r: Reader, body: unknown): NatsServeStatus {
     serving: true,
     server: r.str(o, "server", ""),
     identity,
+    ...opt("instance", typeof o.instance === "string" ? o.instance : undefined),
+    ...opt("connection", connection(r, o.connection)),
+    ...opt("tasks", o.tasks === undefined ? undefined : (() => {
+      const t = r.obj(o.tasks, ".tasks");
+      return { inFlight: r.num(t, "inFlight", ".tasks"), workers: r.num(t, "workers", ".tasks"), conversations: r.num(t, "conversations", ".tasks") };
+    })()),
     serviceId: r.str(o, "serviceId", ""),
     generation,
     concurrency: r.num(o, "concurrency", ""),
@@ -86,7 +103,11 @@ function natsStatus(r: Reader, body: unknown): NatsServeStatus {
     served,
     active: r.num(o, "active", ""),
     pending: r.num(o, "pending", ""),
-    endpoints: { discovery: counters(r, endpoints.discovery, ".endpoints.discovery"), tool: counters(r, endpoints.tool, ".endpoints.tool") },
+    endpoints: {
+      discovery: counters(r, endpoints.discovery, ".endpoints.discovery"),
+      tool: counters(r, endpoints.tool, ".endpoints.tool"),
+      ...opt("task", endpoints.task === undefined ? undefined : counters(r, endpoints.task, ".endpoints.task")),
+    },
   };
 }
 

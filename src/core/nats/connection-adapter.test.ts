@@ -46,7 +46,9 @@ describe("connect options and errors", () => {
     const t = connectOptions({ servers: "ws://h:1", auth: { token: "t" } }, lib);
     expect(t).toMatchObject({ token: "t" });
     expect(t).not.toHaveProperty("user");
-    expect(connectOptions({ servers: "ws://h:1" }, lib)).toEqual({ servers: "ws://h:1", name: "patchbay", timeout: 5000 });
+    expect(connectOptions({ servers: "ws://h:1" }, lib)).toEqual({ servers: ["ws://h:1"], name: "patchbay", timeout: 5000, maxReconnectAttempts: -1, reconnectTimeWait: 1000 });
+    // A cluster's nodes, comma-separated, are several servers to the library, not one odd URL.
+    expect(connectOptions({ servers: "nats://a:1, nats://b:2,nats://c:3", reconnectWaitMs: 250, maxReconnectAttempts: 5 }, lib)).toMatchObject({ servers: ["nats://a:1", "nats://b:2", "nats://c:3"], maxReconnectAttempts: 5, reconnectTimeWait: 250 });
   });
 
   it("signs with an NKey seed or a creds file through the library's authenticators, trimmed", () => {
@@ -83,7 +85,7 @@ describe("connect options and errors", () => {
     const e = describeConnectError(named("ConnectionError", "Authorization Violation"), "nats://agent:pw-123@h:4222");
     expect(e.message).toBe("could not connect to nats://***@h:4222: Authorization Violation");
     const settings = connectOptions({ servers: "nats://agent:pw-123@h:4222" }, {} as NatsLibrary);
-    expect(settings).toMatchObject({ servers: "nats://h:4222", user: "agent", pass: "pw-123" });
+    expect(settings).toMatchObject({ servers: ["nats://h:4222"], user: "agent", pass: "pw-123" });
   });
 });
 

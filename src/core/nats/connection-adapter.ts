@@ -70,8 +70,9 @@ export function describeConnectError(err: unknown, servers: string): NatsConnect
 function toStatusEvent(s: Status): NatsStatusEvent | null {
   switch (s.type) {
     case "disconnect":
-    case "reconnecting":
     case "reconnect":
+      return { type: s.type, server: s.server };
+    case "reconnecting":
       return { type: s.type };
     case "error":
       return { type: "error", message: s.error instanceof Error ? s.error.message : String(s.error) };
@@ -101,9 +102,13 @@ export function connectOptions(options: NatsConnectOptions, lib: NatsLibrary): R
   if (problem) throw new NatsConnectError(`could not connect to ${split.servers}: ${problem}`);
   const encode = (text: string) => new TextEncoder().encode(text.trim());
   return {
-    servers: split.servers,
+    // A comma-separated list is several servers; nats-core would read the whole string as one.
+    servers: split.servers.split(",").map((s) => s.trim()).filter((s) => s !== ""),
     name: options.name ?? "patchbay",
     timeout: options.timeoutMs ?? 5000,
+    // A server that restarts is reconnected to as soon as it is back, however long it was gone.
+    maxReconnectAttempts: options.maxReconnectAttempts ?? -1,
+    reconnectTimeWait: options.reconnectWaitMs ?? 1000,
     ...(auth.user ? { user: auth.user, pass: auth.pass ?? "" } : {}),
     ...(auth.token ? { token: auth.token } : {}),
     ...(auth.nkeySeed ? { authenticator: lib.nkeyAuthenticator(encode(auth.nkeySeed)) } : {}),
@@ -133,7 +138,22 @@ export function adaptConnection(nc: NatsConnection, lib: NatsLibrary): NatsPort 
   };
 
   return {
-    server: nc.getServer(),
+    get server() {
+      return nc.getServer();
+    },
+    node() {
+      const info = nc.info;
+      if (!info) return undefined;
+      return {
+        url: nc.getServer(),
+        name: info.server_name || info.server_id,
+        id: info.server_id,
+        ...(info.cluster ? { cluster: info.cluster } : {}),
+        version: info.version,
+        // The server lists itself among the cluster's URLs.
+        peers: (info.connect_urls ?? []).filter((u) => u !== nc.getServer() && u !== `${info.host}:${info.port}`),
+      };
+    },
     async request(subject, data, options) {
       const headers = toHdrs(options.headers);
       try {

@@ -24,6 +24,7 @@ export function loggedPort(port: NatsPort, log: WireLog, clock: Clock, ids: IdSo
     get server() {
       return port.server;
     },
+    node: () => port.node?.(),
     async request(subject, data, options) {
       const correlationId = ids.next();
       log.record({ channel: "nats", direction: "out", target: subject, bytes: data, correlationId, ...(options.headers ? { headers: options.headers } : {}) });

@@ -17,6 +17,10 @@ export interface NatsSessionSnapshot {
   /** The server URL asked for (credentials are never kept here). */
   readonly servers?: string;
   readonly error?: string;
+  /** The server the connection is on, as it names itself (a cluster node's name), when known. */
+  readonly node?: { readonly name: string; readonly url: string; readonly cluster?: string };
+  /** The last time the connection dropped: from which server, and how long it took to come back. */
+  readonly drop?: { readonly server?: string; readonly atWall: number; readonly backAfterMs?: number };
 }
 
 export type NatsRequestOutcome =
@@ -77,16 +81,28 @@ export class NatsSession extends SnapshotStore<NatsSessionSnapshot> {
         return;
       }
       this.#port = port;
+      const nodeOf = () => {
+        const n = port.node?.();
+        return n ? { node: { name: n.name, url: n.url, ...(n.cluster ? { cluster: n.cluster } : {}) } } : {};
+      };
+      let droppedAt = 0;
       this.#unsubscribeStatus = port.onStatus((e) => {
         if (this.#port !== port) return;
-        if (e.type === "disconnect" || e.type === "reconnecting") this.update((s) => ({ ...s, state: "reconnecting" }));
-        else if (e.type === "reconnect") this.set({ state: "connected", servers: options.servers });
-        else if (e.type === "closed") {
+        if (e.type === "disconnect") {
+          droppedAt = this.#clock.now();
+          this.update((s) => ({ ...s, state: "reconnecting", drop: { ...(e.server ? { server: e.server } : {}), atWall: this.#clock.wallNow() } }));
+          this.#logger.warn("nats disconnected; reconnecting", { server: e.server ?? "" });
+        } else if (e.type === "reconnecting") this.update((s) => ({ ...s, state: "reconnecting" }));
+        else if (e.type === "reconnect") {
+          const backAfterMs = Math.round(this.#clock.now() - droppedAt);
+          this.update((s) => ({ state: "connected", servers: options.servers, ...nodeOf(), ...(s.drop ? { drop: { ...s.drop, backAfterMs } } : {}) }));
+          this.#logger.info("nats reconnected", { server: e.server ?? "", afterMs: backAfterMs });
+        } else if (e.type === "closed") {
           this.#port = null;
           this.set({ state: "closed", servers: options.servers, ...(e.message ? { error: e.message } : {}) });
         }
       });
-      this.set({ state: "connected", servers: options.servers });
+      this.set({ state: "connected", servers: options.servers, ...nodeOf() });
       this.#logger.info("nats connected", { servers: options.servers });
     } catch (err) {
       if (attempt !== this.#attempt) return;

@@ -27,16 +27,35 @@ export interface NatsAuth {
 }
 
 export interface NatsConnectOptions {
+  /** One URL, or several separated by commas (the nodes of a cluster). */
   readonly servers: string;
   readonly name?: string;
   readonly auth?: NatsAuth;
   readonly timeoutMs?: number;
+  /** Pause between reconnect attempts to one server; default 1 s. */
+  readonly reconnectWaitMs?: number;
+  /** Reconnect attempts per server before the connection closes; default -1, never give up. */
+  readonly maxReconnectAttempts?: number;
+}
+
+/** The server a connection is on, as that server describes itself. */
+export interface NatsNode {
+  /** The URL the client connected to. */
+  readonly url: string;
+  /** `server_name` (the node's name in a cluster; its id when none was set). */
+  readonly name: string;
+  readonly id: string;
+  /** The cluster's name, when the server is in one. */
+  readonly cluster?: string;
+  readonly version: string;
+  /** The other nodes' client URLs the server advertises. */
+  readonly peers: readonly string[];
 }
 
 export type NatsStatusEvent =
-  | { readonly type: "disconnect" }
+  | { readonly type: "disconnect"; readonly server?: string }
   | { readonly type: "reconnecting" }
-  | { readonly type: "reconnect" }
+  | { readonly type: "reconnect"; readonly server?: string }
   | { readonly type: "error"; readonly message: string }
   | { readonly type: "closed"; readonly message?: string };
 
@@ -66,8 +85,10 @@ export interface NatsSubscription {
 }
 
 export interface NatsPort {
-  /** The server the connection landed on, for display. */
+  /** The server the connection is on now (it changes on a reconnect to another node), for display. */
   readonly server: string;
+  /** What that server says of itself; undefined where unknown (tests' in-memory buses). */
+  node?(): NatsNode | undefined;
   request(subject: string, data: Uint8Array, options: NatsRequestOptions): Promise<NatsMessage>;
   publish(subject: string, data: Uint8Array, options?: { headers?: NatsHeaders; reply?: string }): void;
   subscribe(subject: string, onMessage: (msg: NatsMessage) => void, options?: { queue?: string }): NatsSubscription;

@@ -21,6 +21,14 @@ describe("decodeFrame", () => {
     });
   });
 
+  it("names a fisk-ai message's sender and the instance it came from, when the message says", () => {
+    const reply = { protocol: "io.choria.fisk-ai.v1.ack", sender: { name: "orders", instance: "east-2" } };
+    expect(decodeFrame(enc.encode(JSON.stringify(reply))).sender).toEqual({ name: "orders", instance: "east-2" });
+    expect(decodeFrame(enc.encode('{"protocol":"io.choria.fisk-ai.v1.ack","sender":{"name":"orders"}}')).sender).toEqual({ name: "orders" });
+    expect(decodeFrame(enc.encode('{"sender":{"name":"x","instance":"y"}}')).sender).toBeUndefined();
+    expect(decodeFrame(enc.encode('{"protocol":"p","sender":{"name":7,"instance":"y"}}')).sender).toBeUndefined();
+  });
+
   it("survives hostile nesting without throwing", () => {
     const deep = "[".repeat(200_000) + "]".repeat(200_000);
     expect(() => decodeFrame(enc.encode(deep))).not.toThrow();

@@ -48,9 +48,13 @@ export function decodeFrame(bytes: Uint8Array): WireDecoded {
   if (!isJsonObject(json)) return { json };
   const method = pickString(json, "method");
   const protocolId = pickString(json, "protocol") ?? pickString(json, "type");
+  const sender = isJsonObject(json.sender) ? json.sender : undefined;
+  const name = sender ? pickString(sender, "name") : undefined;
+  const instance = sender ? pickString(sender, "instance") : undefined;
   return {
     json,
     ...(method !== undefined ? { method } : {}),
     ...(protocolId !== undefined ? { protocolId } : {}),
+    ...(name !== undefined && protocolId !== undefined ? { sender: { name, ...(instance ? { instance } : {}) } } : {}),
   };
 }

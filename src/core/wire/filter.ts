@@ -62,6 +62,7 @@ function haystack(e: WireEntry): string {
   if (e.decoded.method !== undefined) parts.push(e.decoded.method);
   if (e.decoded.protocolId !== undefined) parts.push(e.decoded.protocolId);
   if (e.decoded.requestMethod !== undefined) parts.push(e.decoded.requestMethod);
+  if (e.decoded.sender?.instance !== undefined) parts.push(e.decoded.sender.instance);
   if (e.headers) {
     for (const [name, values] of Object.entries(e.headers)) parts.push(name, ...values);
   }

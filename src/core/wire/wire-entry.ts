@@ -38,6 +38,11 @@ export interface WireDecoded {
    * protocol id of the earlier frame with the same channel and correlation id, its request.
    */
   readonly requestMethod?: string;
+  /**
+   * Who sent a fisk-ai message, as its header claims: `sender.name`, and the instance of that
+   * identity when it names one (several processes can serve one identity).
+   */
+  readonly sender?: { readonly name: string; readonly instance?: string };
 }
 
 export interface WireEntry extends WireFrameInput {

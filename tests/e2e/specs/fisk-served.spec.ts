@@ -144,21 +144,42 @@ test.describe("fisk-ai calls to the served demo agent", () => {
     await expect(page.getByTestId("task-end")).toContainText(`nothing answers $SRV.PING.${AGENT} (503)`, { timeout: 8000 });
   });
 
-  test("the Tasks tab says what the demo agent serves and refuses a task it cannot answer; the idle limit goes below 30 s", async ({ page, app }) => {
+  test("every flow of the Tasks tab works against the served agent: a tool run, a follow-up, an approval answered, a cancel", async ({ page, app }) => {
     await serve();
     const fisk = new FiskPage(page);
     await fisk.openConnected(app.url);
     await fisk.openTab("Tasks");
     const form = page.getByRole("form", { name: "Task request" });
+    const prompt = form.getByRole("textbox", { name: "Prompt", exact: true });
+    const events = page.getByRole("list", { name: "Events" });
     await form.getByLabel("Agent identity").fill(AGENT);
-    await form.getByRole("textbox", { name: "Prompt", exact: true }).fill("hello");
-    await form.getByLabel("Idle timeout (s)").fill("5");
+    await prompt.fill('run add {"a":2,"b":3}');
     await form.getByRole("button", { name: "Start task" }).click();
-    await expect(form.getByRole("alert")).toHaveText(
-      `${AGENT} does not serve tasks: its micro service names the endpoints discovery, tool (from $SRV.INFO.${AGENT}), and no task; a task would only wait for the idle limit`,
-    );
-    await expect(page.getByTestId("task-served")).toContainText("no task endpoint");
-    await expect(page.getByTestId("task-end")).toHaveCount(0);
+    await expect(page.getByTestId("task-end")).toHaveText("finished: end_turn");
+    await expect(page.getByTestId("task-served")).toContainText(`${AGENT} serves discovery, tool, task`);
+    await expect(page.getByTestId("task-instance")).toHaveText(/^pb-[0-9A-Za-z]{8}$/);
+    await expect(events.locator('li[data-kind="tool"]')).toContainText("tool call add");
+    await expect(events.locator('li[data-kind="tool"] pre')).toHaveText("5");
+
+    await prompt.fill("and thanks");
+    await form.getByRole("button", { name: "Follow up" }).click();
+    await expect(page.getByTestId("task-end")).toHaveText("finished: end_turn");
+    await expect(events.locator('li[data-kind="text"]')).toContainText("and thanks");
+
+    await prompt.fill('run confirm {"action":"drop the table"}');
+    await form.getByRole("button", { name: "Start task" }).click();
+    const question = page.getByRole("form", { name: /^Question / });
+    await expect(question).toContainText('Run confirm {"action":"drop the table"}? (ai:confirm)');
+    await question.getByRole("radio", { name: "once" }).check();
+    await question.getByRole("button", { name: "Send answer" }).click();
+    await expect(page.getByTestId("task-end")).toHaveText("finished: end_turn");
+    await expect(events.locator('li[data-kind="tool"] pre')).toHaveText("done: drop the table");
+
+    await prompt.fill('run slow {"seconds": 60}');
+    await form.getByRole("button", { name: "Start task" }).click();
+    await expect(events.locator('li[data-kind="tool"]')).toContainText("waiting for its result");
+    await form.getByRole("button", { name: "Cancel task" }).click();
+    await expect(page.getByTestId("task-end")).toHaveText("ended with an error (code canceled): the task was cancelled: cancelled from the Patchbay console");
   });
 
   test("sleep's progress arrives as event.status messages in the reply set", async ({ page, app }) => {

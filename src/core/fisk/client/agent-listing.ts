@@ -12,6 +12,8 @@ export interface AgentSummary {
   readonly identity: string;
   /** The micro service instance id: one per running process. */
   readonly instanceId: string;
+  /** The fisk-ai instance name the service gives in its metadata (Patchbay's do). */
+  readonly instance?: string;
   readonly version: string;
   readonly endpoints: readonly { name: string; subject: string }[];
 }
@@ -41,9 +43,11 @@ function summary(message: NatsMessage): AgentSummary | null {
   if (!isJsonObject(info) || info.description !== FISK_SERVICE_DESCRIPTION) return null;
   if (typeof info.name !== "string" || typeof info.id !== "string") return null;
   const endpoints = Array.isArray(info.endpoints) ? info.endpoints.filter(isJsonObject) : [];
+  const meta = isJsonObject(info.metadata) ? info.metadata : {};
   return {
     identity: info.name,
     instanceId: info.id,
+    ...(typeof meta.instance === "string" ? { instance: meta.instance } : {}),
     version: typeof info.version === "string" ? info.version : "",
     endpoints: endpoints.map((e) => ({ name: String(e.name ?? ""), subject: String(e.subject ?? "") })),
   };

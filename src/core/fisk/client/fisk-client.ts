@@ -2,6 +2,7 @@ import type { NatsHeaders } from "../../nats/port.ts";
 import { agentInfo, listAgents, type AgentInfo, type AgentListing, type ListingOptions } from "./agent-listing.ts";
 import type { FiskClientDeps } from "./deps.ts";
 import { discover, type DiscoveryResult } from "./discovery.ts";
+import { listInstances, type InstanceListing } from "./instances.ts";
 import { sendRaw, type RawExchange } from "./raw-exchange.ts";
 import type { ReplySetEntry } from "./reply-set.ts";
 import { startTask } from "./task.ts";
@@ -27,6 +28,11 @@ export class FiskClient {
   /** `$SRV.INFO.<identity>`: the endpoints one instance of the agent serves. */
   agentInfo(identity: string, opts?: { timeoutMs?: number }): Promise<AgentInfo> {
     return agentInfo(this.#deps, identity, opts?.timeoutMs);
+  }
+
+  /** `$SRV.STATS.<identity>`: every instance of the identity with its load. */
+  listInstances(identity: string, opts?: { timeoutMs?: number; stallMs?: number }): Promise<InstanceListing> {
+    return listInstances(this.#deps, identity, opts);
   }
 
   /** `discovery.request` on `choria.fisk-ai.discovery.<identity>`; one reply. */

@@ -3,7 +3,9 @@ export { DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_SENDER, freshInbox } from "./deps.t
 export type { FiskClientDeps } from "./deps.ts";
 export { agentInfo, DEFAULT_LISTING_STALL_MS, DEFAULT_LISTING_TIMEOUT_MS, FISK_SERVICE_DESCRIPTION, listAgents, MICRO_INFO_SUBJECT } from "./agent-listing.ts";
 export type { AgentInfo, AgentListing, AgentSummary, ListingOptions } from "./agent-listing.ts";
-export { LIVENESS_AFTER_MS, microPingProbe, pingSubject } from "./liveness.ts";
+export { INSTANCE_SILENCE_MS, instancePingProbe, LIVENESS_AFTER_MS, microPingProbe, pingSubject } from "./liveness.ts";
+export { instanceLoad, listInstances } from "./instances.ts";
+export type { EndpointLoad, InstanceListing, InstanceLoad } from "./instances.ts";
 export { statusFanout } from "./status-fanout.ts";
 export type { LivenessOption } from "./liveness.ts";
 export { cardGeneration, discover } from "./discovery.ts";

@@ -41,6 +41,10 @@ export type ReplySetEnd =
   /** 503 on the inbox; or, with `via`, the agent's micro PING got no responders while the set was silent. */
   | { readonly kind: "no-responders"; readonly via?: LivenessEvidence }
   | { readonly kind: "idle-timeout"; readonly idleMs: number }
+  /** The instance that took the request no longer answers its micro PING: it stopped or died mid-call. */
+  | { readonly kind: "instance-gone"; readonly instance: string; readonly via: LivenessEvidence }
+  /** The connection to NATS dropped mid-read: whatever was still coming is lost to this read, and nothing was sent again. */
+  | { readonly kind: "disconnected"; readonly server?: string }
   | { readonly kind: "protocol-error"; readonly message: string }
   | { readonly kind: "cancelled" }
   | { readonly kind: "send-failed"; readonly message: string };
@@ -87,7 +91,15 @@ export interface ReplySetRequest {
    * never answers (a tap on the subject, a stale listener) keeps NATS from saying "no responders"
    * on the subject itself; the agent's micro service can still be asked whether it exists.
    */
-  readonly liveness?: { readonly afterMs: number; readonly probe: (silentMs: number) => Promise<LivenessAnswer> };
+  readonly liveness?: {
+    readonly afterMs: number;
+    readonly probe: (silentMs: number) => Promise<LivenessAnswer>;
+    /**
+     * Once a message names the instance answering (`sender.instance`), a silence this long asks
+     * whether that instance still runs; asked again after each such silence.
+     */
+    readonly instance?: { readonly everyMs: number; readonly probe: (instance: string, silentMs: number) => Promise<LivenessAnswer> };
+  };
 }
 
 export interface ReplySetDeps {
@@ -135,13 +147,23 @@ export function readReplySet(deps: ReplySetDeps, req: ReplySetRequest): Promise<
     let done = false;
     let cancelTimer: () => void = () => undefined;
     let cancelProbe: () => void = () => undefined;
+    let cancelInstanceProbe: () => void = () => undefined;
     let heard = false;
+    let lastHeardAt = started;
+    /** The instance that answers this request, once a message named it. */
+    let answerer: string | undefined;
     const sub = port.subscribe(req.inbox, (message) => receive(message));
+    // A dropped connection loses what was in flight; the read says so at once instead of waiting out its idle limit.
+    const offStatus = port.onStatus((e) => {
+      if (e.type === "disconnect") finish({ kind: "disconnected", ...(e.server ? { server: e.server } : {}) });
+    });
     const finish = (end: ReplySetEnd): void => {
       if (done) return;
       done = true;
       cancelTimer();
       cancelProbe();
+      cancelInstanceProbe();
+      offStatus();
       sub.unsubscribe();
       req.signal?.removeEventListener("abort", onAbort);
       resolve({ entries, end, gaps, elapsedMs: clock.now() - started });
@@ -155,6 +177,25 @@ export function readReplySet(deps: ReplySetDeps, req: ReplySetRequest): Promise<
       entries.push(entry);
       req.onEntry?.(entry);
     };
+
+    function armInstanceProbe(): void {
+      const watch = req.liveness?.instance;
+      if (!watch || answerer === undefined) return;
+      const instance = answerer;
+      cancelInstanceProbe();
+      cancelInstanceProbe = scheduler.after(watch.everyMs, () => {
+        if (done) return;
+        const silentMs = clock.now() - lastHeardAt;
+        watch.probe(instance, silentMs).then(
+          (answer) => {
+            if (done) return;
+            if (answer.gone) finish({ kind: "instance-gone", instance, via: answer.via });
+            else armInstanceProbe();
+          },
+          () => armInstanceProbe(),
+        );
+      });
+    }
 
     function receive(message: NatsMessage): void {
       if (done) return;
@@ -183,7 +224,11 @@ export function readReplySet(deps: ReplySetDeps, req: ReplySetRequest): Promise<
         return;
       }
       heard = true;
+      lastHeardAt = clock.now();
+      const sender = value.sender as { instance?: unknown } | undefined;
+      if (typeof sender?.instance === "string" && sender.instance !== "") answerer = sender.instance;
       arm();
+      armInstanceProbe();
       if (sequence !== undefined && lastSequence !== undefined && sequence > lastSequence + 1) gaps += sequence - lastSequence - 1;
       if (sequence !== undefined) lastSequence = sequence;
       const base = { at, message, protocol, value, final, ...(sequence !== undefined ? { sequence } : {}) };

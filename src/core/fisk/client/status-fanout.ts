@@ -15,6 +15,7 @@ export function statusFanout(port: NatsPort): NatsPort {
     get server() {
       return port.server;
     },
+    node: () => port.node?.(),
     request: (subject, data, options) => port.request(subject, data, options),
     publish: (subject, data, options) => port.publish(subject, data, options),
     subscribe(subject, onMessage, options) {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createValidationEngine } from "../../packs/index.ts";
 import { callTool } from "./tool-call.ts";
-import { NS, peerMessage, reply, scriptedDeps } from "./testing/scripted-port.ts";
+import { NS, peerMessage, reply, scriptedDeps, settle } from "./testing/scripted-port.ts";
 
 const engine = createValidationEngine();
 const validate = (text: string) => engine.session().validateText(text);
@@ -56,5 +56,59 @@ describe("callTool", () => {
     expect((await callTool(strict.deps, "a", "ping", null)).outcome).toMatchObject({ kind: "send-failed", message: expect.stringContaining("refused to send an invalid message") });
     expect(port.sent).toEqual([]);
     expect(strict.port.sent).toEqual([]);
+  });
+
+  it("ends at once, named, when the connection drops mid-call, and never sends the call again", async () => {
+    const { deps, port } = scriptedDeps();
+    port.onPublish = (sent, deliver) => deliver(reply(peerMessage("ack", String(JSON.parse(sent.text).request), 1, { accepted: true })));
+    const call = callTool(deps, "a", "slow", null);
+    await settle();
+    port.emitStatus({ type: "disconnect", server: "127.0.0.1:4222" });
+    const r = await call;
+    expect(r.outcome).toEqual({ kind: "disconnected", server: "127.0.0.1:4222" });
+    expect(port.sent.filter((s) => s.subject === "choria.fisk-ai.tool.a")).toHaveLength(1);
+    expect(port.subscriptions).toBe(0);
+  });
+
+  it("an acknowledged call whose instance stops answering its PING ends as instance-gone; a live one goes on", async () => {
+    const { deps, port, advance } = scriptedDeps();
+    const answering = new Set(["east", "west"]);
+    port.onPublish = (sent, deliver) => {
+      if (sent.subject === "$SRV.PING.orders") {
+        for (const instance of answering) deliver(reply({ type: "io.nats.micro.v1.ping_response", name: "orders", id: instance.toUpperCase(), metadata: { instance } }));
+        return;
+      }
+      deliver(reply(peerMessage("ack", String(JSON.parse(sent.text).request), 1, { accepted: true, sender: { name: "orders", instance: "east" } })));
+    };
+    let ended = false;
+    const call = callTool(deps, "orders", "slow", null).then((r) => ((ended = true), r));
+    await settle();
+    advance(5000);
+    await settle();
+    advance(300);
+    await settle();
+    expect(ended).toBe(false);
+    answering.delete("east");
+    advance(5000);
+    await settle();
+    advance(300);
+    const r = await call;
+    expect(r.outcome).toMatchObject({ kind: "instance-gone", instance: "east", via: { subject: "$SRV.PING.orders" } });
+    expect(r.outcome.kind === "instance-gone" && r.outcome.via.silentMs).toBeGreaterThanOrEqual(10_000);
+    expect(port.sent.filter((s) => s.subject === "choria.fisk-ai.tool.orders")).toHaveLength(1);
+  });
+
+  it("instances that do not name themselves prove nothing: the call waits for its idle limit", async () => {
+    const { deps, port, advance } = scriptedDeps();
+    port.onPublish = (sent, deliver) => {
+      if (sent.subject.startsWith("$SRV.PING.")) return deliver(reply({ type: "io.nats.micro.v1.ping_response", name: "orders", id: "X", metadata: {} }));
+      deliver(reply(peerMessage("ack", String(JSON.parse(sent.text).request), 1, { accepted: true, sender: { name: "orders", instance: "east" } })));
+    };
+    const call = callTool(deps, "orders", "slow", null, { idleMs: 30_000 });
+    for (let t = 0; t < 31; t++) {
+      await settle();
+      advance(1000);
+    }
+    expect((await call).outcome).toEqual({ kind: "idle-timeout", idleMs: 30_000 });
   });
 });

@@ -111,6 +111,20 @@ export function viewToolOutcome(set: ReplySetResult, outcome: ToolOutcome): Outc
       return { tone: "bad", headline: "no responders (503): nothing serves this subject", detail: "NATS answered at once: no agent with this identity is subscribed", evidence: [{ message: "status message on the inbox", field: "NATS status", value: "503" }] };
     case "idle-timeout":
       return { tone: "bad", headline: `idle timeout: nothing for ${ms(outcome.idleMs)}`, detail: "the agent went silent; the tool may still be running there", evidence: [lastHeard(set)] };
+    case "instance-gone":
+      return {
+        tone: "bad",
+        headline: `instance gone: ${outcome.instance} stopped mid-call`,
+        detail: `nothing came for ${ms(outcome.via.silentMs)} and ${outcome.instance} no longer answers ${outcome.via.subject}; whether the tool finished there is unknown, and the call was not sent again`,
+        evidence: [lastHeard(set), { message: `replies to ${outcome.via.subject}`, field: "metadata.instance", value: `no ${JSON.stringify(outcome.instance)}` }],
+      };
+    case "disconnected":
+      return {
+        tone: "bad",
+        headline: "connection lost mid-call",
+        detail: `the connection to NATS${outcome.server ? ` (${outcome.server})` : ""} dropped before the reply came; the tool may or may not have run, and the call was not sent again`,
+        evidence: [lastHeard(set)],
+      };
     case "cancelled":
       return {
         tone: "warn",

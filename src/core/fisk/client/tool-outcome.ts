@@ -15,6 +15,10 @@ export type ToolOutcome =
   /** 503: nothing serves the subject; with `via`, the agent's micro PING said so while the set was silent. */
   | { readonly kind: "no-such-agent"; readonly via?: LivenessEvidence }
   | { readonly kind: "idle-timeout"; readonly idleMs: number }
+  /** The instance that acknowledged the call stopped answering its PING: it died or stopped mid-call. */
+  | { readonly kind: "instance-gone"; readonly instance: string; readonly via: LivenessEvidence }
+  /** The connection dropped while the call was in flight; it was not sent again. */
+  | { readonly kind: "disconnected"; readonly server?: string }
   | { readonly kind: "protocol-error"; readonly message: string }
   | { readonly kind: "cancelled" }
   | { readonly kind: "send-failed"; readonly message: string };
@@ -33,6 +37,10 @@ export function toolOutcome(set: ReplySetResult): ToolOutcome {
       return end.via ? { kind: "no-such-agent", via: end.via } : { kind: "no-such-agent" };
     case "idle-timeout":
       return { kind: "idle-timeout", idleMs: end.idleMs };
+    case "instance-gone":
+      return { kind: "instance-gone", instance: end.instance, via: end.via };
+    case "disconnected":
+      return end.server ? { kind: "disconnected", server: end.server } : { kind: "disconnected" };
     case "protocol-error":
       return { kind: "protocol-error", message: end.message };
     case "cancelled":

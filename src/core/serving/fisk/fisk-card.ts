@@ -37,14 +37,21 @@ export function toolDescriptor(tool: ToolDef, generation: FiskGeneration): ToolD
   return out;
 }
 
-/** The card discovery answers with: the served tools only (no confirm-gated or denied ones). */
-export function agentCard(toolkit: Toolkit, served: readonly ServedEntry[], generation: FiskGeneration, version: string): AgentCard {
+/** The `model` a Gen 2 card names: the agent answers prompts, with a scripted runner instead of a model. */
+export const SCRIPTED_MODEL = "patchbay-scripted";
+
+/**
+ * The card discovery answers with: the served tools only (no confirm-gated or denied ones). A
+ * Gen 2 agent answers prompts too, which fisk-ai's card says with `model`.
+ */
+export function agentCard(toolkit: Toolkit, served: readonly ServedEntry[], generation: FiskGeneration, version: string, identity = toolkit.name): AgentCard {
   const tools = served.filter((e) => e.served).map((e) => toolDescriptor(e.tool, generation));
   return {
-    name: toolkit.name,
+    name: identity,
     version: version || "dev",
     ...(toolkit.description ? { description: toolkit.description } : {}),
     protocols: [NAMESPACE],
     ...(tools.length > 0 ? { tools } : {}),
+    ...(generation === "gen2" ? { model: SCRIPTED_MODEL } : {}),
   };
 }

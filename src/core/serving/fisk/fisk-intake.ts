@@ -52,6 +52,23 @@ export function intake<M extends FiskMessage>(
   validate: FiskValidator | undefined,
   shape: (m: Record<string, unknown>) => string | null,
 ): Intake<M> {
+  return intakeOneOf<M>(data, { accepts: (p) => p === want, wording: JSON.stringify(want) }, generation, validate, shape);
+}
+
+/** Which protocols a subject carries, and how a refusal names them. */
+export interface Wanted {
+  readonly accepts: (protocol: string) => boolean;
+  readonly wording: string;
+}
+
+/** `intake` for a subject that carries several protocols (the task subject's four requests, an elicit subject's answers). */
+export function intakeOneOf<M extends FiskMessage>(
+  data: Uint8Array,
+  want: Wanted,
+  generation: FiskGeneration,
+  validate: FiskValidator | undefined,
+  shape: (m: Record<string, unknown>) => string | null,
+): Intake<M> {
   if (data.byteLength > MAX_BODY_BYTES) return { ok: false, description: `request exceeds ${MAX_BODY_BYTES} bytes` };
   const decoded = decodeFiskMessage(data);
   if (!decoded.ok) return invalid(decoded.error.message);
@@ -60,7 +77,7 @@ export function intake<M extends FiskMessage>(
   const m = decoded.message as unknown as Record<string, unknown>;
   const header = headerProblem(m);
   if (header) return invalid(header);
-  if (m.protocol !== want) return { ok: false, description: `unexpected message protocol: got ${JSON.stringify(m.protocol)}, want ${JSON.stringify(want)}` };
+  if (typeof m.protocol !== "string" || !want.accepts(m.protocol)) return { ok: false, description: `unexpected message protocol: got ${JSON.stringify(m.protocol)}, want ${want.wording}` };
   const own = shape(m);
   return own ? invalid(own) : { ok: true, message: decoded.message as M };
 }

@@ -271,7 +271,7 @@ describe("Gen 1 switch", () => {
 describe("micro registration and options", () => {
   it("answers $SRV.PING, INFO and STATS under the identity and its instance id", async () => {
     const h = new Harness();
-    const server = await h.start({ validate });
+    const server = await h.start({ validate, instance: "east-1", concurrency: 3 });
     const { serviceId } = server.status();
     for (const subject of ["$SRV.INFO", "$SRV.INFO.patchbay-demo", `$SRV.INFO.patchbay-demo.${serviceId}`]) {
       const inbox = h.send(subject, "");
@@ -280,20 +280,42 @@ describe("micro registration and options", () => {
         name: "patchbay-demo",
         id: serviceId,
         version: "0.0.0",
-        metadata: {},
+        metadata: { instance: "east-1" },
         type: "io.nats.micro.v1.info_response",
         description: "fisk-ai a2a tool server",
         endpoints: [
           { name: "discovery", subject: "choria.fisk-ai.discovery.patchbay-demo", queue_group: "patchbay-demo", metadata: null },
           { name: "tool", subject: "choria.fisk-ai.tool.patchbay-demo", queue_group: "patchbay-demo", metadata: null },
+          { name: "task", subject: "choria.fisk-ai.task.patchbay-demo", queue_group: "patchbay-demo", metadata: null },
         ],
       });
     }
     const ping = h.send("$SRV.PING", "");
+    h.call("slow", { seconds: 5 });
+    await settle();
     const stats = h.send("$SRV.STATS.patchbay-demo", "");
     await settle();
-    expect(h.answers(ping)[0]!.json).toMatchObject({ type: "io.nats.micro.v1.ping_response", id: serviceId });
-    expect(h.answers(stats)[0]!.json).toMatchObject({ type: "io.nats.micro.v1.stats_response", endpoints: [{ name: "discovery", num_requests: 0 }, { name: "tool", num_requests: 0 }] });
+    expect(h.answers(ping)[0]!.json).toMatchObject({ type: "io.nats.micro.v1.ping_response", id: serviceId, metadata: { instance: "east-1" } });
+    // The load a console shows per instance: requests, errors, and what is in flight against capacity.
+    expect(h.answers(stats)[0]!.json).toMatchObject({
+      type: "io.nats.micro.v1.stats_response",
+      metadata: { instance: "east-1" },
+      endpoints: [
+        { name: "discovery", num_requests: 0 },
+        { name: "tool", num_requests: 1, num_errors: 0, data: { in_flight: 1, capacity: 3 } },
+        { name: "task", num_requests: 0, data: { in_flight: 0, capacity: 3 } },
+      ],
+    });
+  });
+
+  it("a Gen 1 agent serves no task endpoint and its card names no model", async () => {
+    const h = new Harness();
+    const server = await h.start({ validate, generation: "gen1" });
+    expect(server.status().subjects).toEqual({ discovery: "choria.fisk-ai.discovery.patchbay-demo", tool: "choria.fisk-ai.tool.patchbay-demo" });
+    expect(server.card).not.toHaveProperty("model");
+    const inbox = h.send("$SRV.INFO", "");
+    await settle();
+    expect((h.answers(inbox)[0]!.json!.endpoints as { name: string }[]).map((e) => e.name)).toEqual(["discovery", "tool"]);
   });
 
   it("defaults concurrency to the CPU count clamped to 2–8 and refuses impossible options", async () => {
@@ -313,6 +335,18 @@ describe("micro registration and options", () => {
       { name: "quiet", served: false, reason: "it has no description, and fisk-ai peers do not import a tool without one" },
       { name: "never", served: false, reason: "tagged ai:deny: never served" },
     ]);
-    expect(status.subjects).toEqual({ discovery: "choria.fisk-ai.discovery.patchbay-demo", tool: "choria.fisk-ai.tool.patchbay-demo" });
+    expect(status.subjects).toEqual({ discovery: "choria.fisk-ai.discovery.patchbay-demo", tool: "choria.fisk-ai.tool.patchbay-demo", task: "choria.fisk-ai.task.patchbay-demo" });
+  });
+
+  it("serves under another identity with a named instance; a bad instance name is refused", async () => {
+    const h = new Harness();
+    const server = await h.start({ validate, identity: "orders", instance: "orders-2" });
+    expect(server.identity).toBe("orders");
+    expect(server.card.name).toBe("orders");
+    const inbox = h.call("echo", { message: "who" });
+    await settle();
+    for (const a of h.answers(inbox)) expect(a.json!.sender).toEqual({ name: "orders", instance: "orders-2" });
+    await expect(new Harness().start({ instance: "a.b" })).rejects.toThrow(/instance name "a.b" is not valid/);
+    expect((await new Harness().start()).instance).toMatch(/^pb-[0-9A-Za-z]{8}$/);
   });
 });

@@ -17,6 +17,8 @@ export interface MicroEndpoint {
   readonly name: string;
   readonly subject: string;
   readonly queueGroup: string;
+  /** The endpoint's own figures in `$SRV.STATS` (`data`): its load, for a console to show. */
+  readonly data?: () => Readonly<Record<string, unknown>>;
 }
 
 /** Per-endpoint counters, as `$SRV.STATS` reports them. */
@@ -53,6 +55,8 @@ export function serviceInstanceId(random: RandomBytes): string {
 export interface MicroService {
   readonly name: string;
   readonly id: string;
+  /** Service metadata in every answer (Patchbay puts the fisk-ai instance name here). */
+  readonly metadata?: Readonly<Record<string, string>>;
   readonly endpoints: readonly MicroEndpoint[];
   readonly stats: (endpoint: string) => EndpointStats;
 }
@@ -61,7 +65,7 @@ const VERBS = ["PING", "INFO", "STATS"] as const;
 type Verb = (typeof VERBS)[number];
 
 function response(verb: Verb, svc: MicroService, started: string): string {
-  const base = { name: svc.name, id: svc.id, version: SERVICE_VERSION, metadata: {} };
+  const base = { name: svc.name, id: svc.id, version: SERVICE_VERSION, metadata: svc.metadata ?? {} };
   if (verb === "PING") return goCompact(JSON.stringify({ ...base, type: "io.nats.micro.v1.ping_response" }));
   if (verb === "INFO") {
     const endpoints = svc.endpoints.map((e) => ({ name: e.name, subject: e.subject, queue_group: e.queueGroup, metadata: null }));
@@ -78,6 +82,7 @@ function response(verb: Verb, svc: MicroService, started: string): string {
       last_error: s.lastError,
       processing_time: s.processingNs,
       average_processing_time: s.requests === 0 ? 0 : Math.round(s.processingNs / s.requests),
+      ...(e.data ? { data: e.data() } : {}),
     };
   });
   return goCompact(JSON.stringify({ ...base, type: "io.nats.micro.v1.stats_response", started, endpoints }));

@@ -95,10 +95,12 @@ export class ReplyStream {
     return this.#next;
   }
 
-  ack(accepted: boolean, reason?: string): boolean {
+  /** The first message; a task's ack also carries the conversation token and the token bound. */
+  ack(accepted: boolean, reason?: string, task?: { readonly conversation_token?: string; readonly max_tokens?: number }): boolean {
     if (this.#next !== 1) throw new Error("the ack must be the first message of a reply set");
     this.#next++;
-    return send(this.#target, replyBytes(this.#target, FISK_PROTOCOLS.ack, 1, { accepted, ...(reason ? { reason } : {}) }));
+    const body = { accepted, ...(reason ? { reason } : {}), ...(task?.conversation_token ? { conversation_token: task.conversation_token } : {}), ...(task?.max_tokens ? { max_tokens: task.max_tokens } : {}) };
+    return send(this.#target, replyBytes(this.#target, FISK_PROTOCOLS.ack, 1, body));
   }
 
   /** A running-tool keepalive; false when it could not go out (the caller stops sending them). */
@@ -130,5 +132,26 @@ export class ReplyStream {
     if (this.#ended) return false;
     this.#ended = true;
     return send(this.#target, toolReplyBytes(this.#target, this.#next++, fields), { [FINAL_HEADER]: ["true"] });
+  }
+
+  /**
+   * Any event or question of a task's set, with the next sequence. One that would break the body
+   * cap is refused without using a sequence number (fisk-ai's `ErrMessageTooLarge`); false then,
+   * or when the set has ended or the send failed.
+   */
+  message(protocol: FiskMessage["protocol"], body: object, go = true): boolean {
+    if (this.#ended) return false;
+    const bytes = replyBytes(this.#target, protocol, this.#next, body, go);
+    if (bytes.byteLength > MAX_BODY_BYTES) return false;
+    if (!send(this.#target, bytes)) return false;
+    this.#next++;
+    return true;
+  }
+
+  /** A task's terminal `result` or `error`, marked final. */
+  finish(protocol: FiskMessage["protocol"], body: object): boolean {
+    if (this.#ended) return false;
+    this.#ended = true;
+    return send(this.#target, replyBytes(this.#target, protocol, this.#next++, body), { [FINAL_HEADER]: ["true"] });
   }
 }

@@ -5,8 +5,9 @@ export type Surface = "mcp" | "nats" | "a2a";
 
 export interface ServedSetOptions {
   /**
-   * A2A only: keep ai:confirm tools, each call asking for approval in its task (input-required).
-   * Without it they are dropped, as over NATS: a peer agent has no operator to ask.
+   * Keep ai:confirm tools for tasks, each call asking for approval in its task (A2A
+   * input-required, a fisk-ai task's `elicit.request.approve`). Without it they are dropped: a
+   * direct call from a peer agent has no operator to ask.
    */
   readonly askConfirm?: boolean;
 }
@@ -57,7 +58,7 @@ export function servedSet(toolkit: Toolkit, surface: Surface, options: ServedSet
     if (behaviour.deny) return out("tagged ai:deny: never served");
     const filtered = filterReason(tool, toolkit.filter);
     if (filtered !== undefined) return out(filtered);
-    if (surface === "nats" && behaviour.confirm) return out("needs approval (ai:confirm), and a peer agent has no operator to ask");
+    if (surface === "nats" && behaviour.confirm && !options.askConfirm) return out("needs approval (ai:confirm), and a peer agent has no operator to ask");
     if (surface === "a2a" && behaviour.confirm && !options.askConfirm) return out("needs approval (ai:confirm), and a peer agent has no operator to ask; serve with confirm asking to keep it");
     if (surface === "mcp" && !MCP_NAME.test(tool.name)) return out("the name is not a valid MCP tool name (1–128 of A–Z a–z 0–9 _ - .)");
     if (surface === "a2a" && !SKILL_ID.test(tool.name)) return out("the name is not a usable A2A skill id (1–128 of A–Z a–z 0–9 _ - .)");

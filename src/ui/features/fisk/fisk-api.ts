@@ -2,7 +2,7 @@ import type { FiskClient, Tap, TapFrame } from "../../../core/fisk/client/index.
 import type { Issue, Verdict } from "../../../core/validation/types.ts";
 
 /** The part of the fisk-ai client the panels use; tests pass a fake with the same shape. */
-export type FiskApi = Pick<FiskClient, "listAgents" | "agentInfo" | "discover" | "callTool" | "startTask" | "sendRaw">;
+export type FiskApi = Pick<FiskClient, "listAgents" | "agentInfo" | "listInstances" | "discover" | "callTool" | "startTask" | "sendRaw">;
 
 /** Starts a tap on the current connection (the client's `startTap`, bound to its deps). */
 export type TapStarter = (subjects: readonly string[], onFrame: (f: TapFrame) => void) => Tap;

@@ -6,6 +6,7 @@ import { AgentsState } from "./agents-state.svelte.ts";
 import { NOT_CONNECTED, type FiskSource } from "./fisk-api.ts";
 import { appFiskSource } from "./fisk-source.ts";
 import { ImportState } from "./import-state.svelte.ts";
+import { InstancesState } from "./instances-state.svelte.ts";
 import { TapState } from "./tap-state.svelte.ts";
 import { TaskState } from "./task-state.svelte.ts";
 import { ToolCallState } from "./tool-call-state.svelte.ts";
@@ -16,6 +17,7 @@ export type FiskTab = "agents" | "call" | "tasks" | "tap" | "import";
 /** Everything the fisk-ai panels hold; it outlives the panels, so a running task or tap goes on. */
 export class FiskState {
   readonly agents: AgentsState;
+  readonly instances: InstancesState;
   readonly call: ToolCallState;
   readonly tasks: TaskState;
   readonly tap: TapState;
@@ -25,6 +27,7 @@ export class FiskState {
   constructor(source: FiskSource, scheduler: Scheduler) {
     this.#source = source;
     this.agents = new AgentsState(source);
+    this.instances = new InstancesState(source);
     this.call = new ToolCallState(source, this.agents);
     this.tasks = new TaskState(source, this.agents);
     this.tap = new TapState(source, scheduler);

@@ -23,6 +23,10 @@ export function describeTaskEnd(result: TaskResult): string {
         : "no such agent: nothing serves its task subject (503)";
     case "idle-timeout":
       return `gave up after ${formatCount(Math.round(end.idleMs / 1000))} s without a message`;
+    case "instance-gone":
+      return `instance ${end.instance} stopped mid-task: nothing came for ${formatCount(Math.round(end.via.silentMs / 1000))} s and it no longer answers ${end.via.subject}`;
+    case "disconnected":
+      return `connection lost mid-task${end.server ? ` (${end.server})` : ""}: the task may still run on the agent; read the conversation once reconnected`;
     case "protocol-error":
       return `protocol error: ${end.message}`;
     case "cancelled":

@@ -4,6 +4,7 @@ import type {
   AnswerOutcome,
   CancelOutcome,
   DiscoveryResult,
+  InstanceListing,
   RawExchange,
   RawInput,
   TapFrame,
@@ -114,6 +115,7 @@ export class FakeClient implements FiskApi {
   handle = new FakeHandle();
   raw: RawExchange = { entries: [], end: "silence", elapsedMs: 1, inbox: "_INBOX.raw" };
   infos = new Map<string, AgentInfo>();
+  instances = new Map<string, InstanceListing>();
 
   listAgents(): Promise<AgentListing> {
     this.calls.push(["listAgents"]);
@@ -122,6 +124,10 @@ export class FakeClient implements FiskApi {
   agentInfo(identity: string): Promise<AgentInfo> {
     this.calls.push(["agentInfo", identity]);
     return Promise.resolve(this.infos.get(identity) ?? { kind: "timeout", subject: `$SRV.INFO.${identity}` });
+  }
+  listInstances(identity: string): Promise<InstanceListing> {
+    this.calls.push(["listInstances", identity]);
+    return Promise.resolve(this.instances.get(identity) ?? { kind: "no-responders", identity });
   }
   discover(identity: string): Promise<DiscoveryResult> {
     this.calls.push(["discover", identity]);

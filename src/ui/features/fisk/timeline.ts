@@ -14,6 +14,18 @@ export interface TimelineRow {
   /** The protocol id without the namespace, or the NATS status. */
   readonly what: string;
   readonly note: string;
+  /** The instance of the agent that sent it (`sender.instance`), when it names one. */
+  readonly instance: string;
+}
+
+/** The instance a reply set's messages name: the one that answered the call, or "" when none does. */
+export function answeringInstance(entries: readonly Pick<ReplySetEntry, "disposition" | "value">[]): string {
+  for (const e of entries) {
+    if (e.disposition === "foreign") continue;
+    const sender = e.value?.sender;
+    if (isJsonObject(sender) && typeof sender.instance === "string" && sender.instance !== "") return sender.instance;
+  }
+  return "";
 }
 
 /** The protocol id without `io.choria.fisk-ai.v1.`. */
@@ -70,5 +82,6 @@ export function timelineRow(entry: ReplySetEntry): TimelineRow {
     ...disposition(entry),
     what: shortProtocol(entry.protocol) || (status ? `status ${status.code}` : entry.message.data.byteLength === 0 ? "(empty body)" : ""),
     note: entry.note ?? progressOf(entry) ?? "",
+    instance: answeringInstance([entry]),
   };
 }

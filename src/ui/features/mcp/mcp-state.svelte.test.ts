@@ -97,6 +97,22 @@ describe("McpWorkbenchState connecting", () => {
     expect(bench.status).toBe("closed");
     expect(bench.consoleLines.at(-1)).toEqual({ type: "note", text: "connection closed" });
   });
+
+  it("a server that crashes: the end names its exit code and repeats its last stderr, and connecting again clears it", async () => {
+    let console: ((e: RelayConsoleEvent) => void) | undefined;
+    const { bench, transport } = await benchFor(toolServer(), (onConsole) => (console = onConsole));
+    await bench.connect();
+    for (let i = 1; i <= 15; i++) console!({ type: "stderr", text: `line ${i}`, at: i });
+    console!({ type: "closed", reason: "process exited with code 3", code: 3, at: 20 });
+    await transport.close();
+    expect(bench.status).toBe("closed");
+    expect(bench.ended).toEqual({ reason: "process exited with code 3", code: 3, stderr: Array.from({ length: 12 }, (_, i) => `line ${i + 4}`) });
+    // Reconnect is the form's own Connect: a new session, the notice gone until that one ends too.
+    const again = bench.connect();
+    expect(bench.ended).toBeNull();
+    expect(bench.status).toBe("connecting");
+    await again.catch(() => undefined);
+  });
 });
 
 describe("McpWorkbenchState tool calls", () => {

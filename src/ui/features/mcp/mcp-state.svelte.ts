@@ -34,6 +34,23 @@ export type McpStatus = "idle" | "connecting" | "connected" | "closed" | "failed
 export type ConsoleLine = RelayConsoleEvent | { readonly type: "note"; readonly text: string };
 
 const MAX_CONSOLE = 2_000;
+/** The stderr lines an ended server's notice repeats. */
+const LAST_STDERR = 12;
+
+/** A connection that ended without being asked to: why, the exit code, and what the server last wrote to stderr. */
+export interface ServerEnd {
+  readonly reason: string;
+  readonly code?: number;
+  readonly stderr: readonly string[];
+}
+
+/** The end the console recorded (the relay's `closed` line) and the stderr lines before it. */
+export function serverEnd(lines: readonly ConsoleLine[]): ServerEnd {
+  const closed = lines.findLast((l) => l.type === "closed");
+  const stderr = lines.flatMap((l) => (l.type === "stderr" ? [l.text] : [])).slice(-LAST_STDERR);
+  if (closed?.type !== "closed") return { reason: "the connection closed", stderr };
+  return { reason: closed.reason, ...(closed.code !== undefined ? { code: closed.code } : {}), stderr };
+}
 const CLIENT_INFO = { name: "patchbay", version: "0.1.0" };
 
 /** Connection form, server info, tools and the tool call of the MCP workbench; components only bind to it. */
@@ -45,6 +62,8 @@ export class McpWorkbenchState {
   connectedTo = $state.raw<CreateSessionBody | null>(null);
 
   status = $state<McpStatus>("idle");
+  /** How the open connection ended on its own (a stdio server that exited, a stream that closed). */
+  ended = $state.raw<ServerEnd | null>(null);
   formError = $state<string | null>(null);
   info = $state.raw<ConnectResult | null>(null);
   consoleLines = $state.raw<readonly ConsoleLine[]>([]);
@@ -165,6 +184,7 @@ export class McpWorkbenchState {
     const { body, mode, protocolVersion, connectTimeoutMs, requestTimeoutMs } = form.request;
     this.requestTimeoutMs = requestTimeoutMs;
     this.formError = null;
+    this.ended = null;
     this.#failure.clear();
     this.info = null;
     this.#generation++;
@@ -178,6 +198,7 @@ export class McpWorkbenchState {
     connection.on("close", () => {
       if (this.#connection !== connection) return;
       this.#log({ type: "note", text: "connection closed" });
+      this.ended = serverEnd(this.consoleLines);
       this.status = "closed";
       this.#generation++;
       this.#abort?.abort("the connection closed");

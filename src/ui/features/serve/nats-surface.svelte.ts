@@ -11,6 +11,10 @@ export class NatsSurface extends SurfaceActions<NatsServeStatus> {
   /** Empty: the backend's default (the CPU count clamped to 2–8). */
   concurrency = $state("");
   gen1 = $state(false);
+  /** Empty: the toolkit's name. Another identity joins its other instances (they share the load). */
+  identity = $state("");
+  /** Empty: a generated name. */
+  instance = $state("");
   status = $state<NatsServeStatus | null>(null);
 
   readonly #api: NatsApi;
@@ -29,7 +33,7 @@ export class NatsSurface extends SurfaceActions<NatsServeStatus> {
   }
 
   protected startFields(): unknown {
-    return [this.concurrency, this.gen1];
+    return [this.concurrency, this.gen1, this.identity, this.instance];
   }
 
   async start(kit: ToolkitState): Promise<void> {
@@ -38,10 +42,17 @@ export class NatsSurface extends SurfaceActions<NatsServeStatus> {
     if ("problem" in toolkit) return void (this.error = toolkit.problem);
     const concurrency = wholeField(this.concurrency, "Concurrency", 1, 64);
     if (concurrency.problem) return void (this.error = `Not started: ${concurrency.problem}`);
+    const identity = this.identity.trim();
+    const instance = this.instance.trim();
+    for (const [value, name] of [[identity, "Identity"], [instance, "Instance"]] as const) {
+      if (value !== "" && !/^[A-Za-z0-9_-]+$/.test(value)) return void (this.error = `Not started: ${name} must be letters, digits, '-' and '_' only`);
+    }
     await this.act("Could not start the NATS surface", async () => {
       const status = await this.#api.natsStart({
         toolkit: toolkit.body,
         generation: this.gen1 ? "gen1" : "gen2",
+        ...(identity !== "" ? { identity } : {}),
+        ...(instance !== "" ? { instance } : {}),
         ...(concurrency.value !== undefined ? { concurrency: concurrency.value } : {}),
       });
       this.startedText = kit.text;

@@ -1,4 +1,15 @@
-import { discoveryRequest, encodeFiskBytes, toolRequest, type JsonObject, type StampContext } from "../../../fisk/codec/index.ts";
+import {
+  answerRequest,
+  discoveryRequest,
+  encodeFiskBytes,
+  promptRequest,
+  readRequest,
+  resumeRequest,
+  toolRequest,
+  type FiskMessage,
+  type JsonObject,
+  type StampContext,
+} from "../../../fisk/codec/index.ts";
 import { manualClock, ManualScheduler } from "../../../env/index.ts";
 import { DEMO_TOOLKIT } from "../../demo-toolkit.ts";
 import type { Toolkit } from "../../toolkit/toolkit-types.ts";
@@ -27,7 +38,7 @@ export class Harness {
   server!: FiskServer;
 
   async start(options: Partial<FiskServeOptions> & { toolkit?: Toolkit } = {}): Promise<FiskServer> {
-    this.server = await startFiskServer({ port: this.bus.port(), toolkit: DEMO_TOOLKIT, clock: this.clock, scheduler: this.scheduler, random: this.random, ...options });
+    this.server = await startFiskServer({ port: this.bus.port((ms, fn) => this.scheduler.after(ms, fn)), toolkit: DEMO_TOOLKIT, clock: this.clock, scheduler: this.scheduler, random: this.random, ...options });
     return this.server;
   }
 
@@ -48,6 +59,19 @@ export class Harness {
 
   call(tool: string, input?: JsonObject, extra: Partial<StampContext> = {}): string {
     return this.send(`choria.fisk-ai.tool.${this.identity}`, encodeFiskBytes(toolRequest(tool, input ?? null, this.stamp(extra))));
+  }
+
+  /** A `request.*` on the task subject; `fields` are the kind's own (prompt, conversation_token, …). */
+  task(kind: "prompt" | "answer" | "resume" | "read", fields: Record<string, unknown>, extra: Partial<StampContext> & { request?: string } = {}): string {
+    const builders = { prompt: promptRequest, answer: answerRequest, resume: resumeRequest, read: readRequest } as const;
+    const { request, ...ctx } = extra;
+    const build = builders[kind] as (f: Record<string, unknown>, c: StampContext, p: { request?: string }) => FiskMessage;
+    return this.send(`choria.fisk-ai.task.${this.identity}`, encodeFiskBytes(build(fields, this.stamp(ctx), request ? { request } : {})));
+  }
+
+  /** A request on any subject (cancel, elicit), read back as its one reply. */
+  ask(subject: string, message: FiskMessage): string {
+    return this.send(subject, encodeFiskBytes(message));
   }
 
   discover(): string {

@@ -53,7 +53,8 @@ export class MemoryBus {
     return this.published.filter((p) => p.subject === subject);
   }
 
-  port(): NatsPort {
+  /** `after` times requests out (a manual scheduler's); without it a request nobody answers waits forever. */
+  port(after?: (ms: number, fn: () => void) => () => void): NatsPort {
     const listeners = new Set<(e: NatsStatusEvent) => void>();
     return {
       server: "memory",
@@ -61,7 +62,11 @@ export class MemoryBus {
         new Promise<NatsMessage>((resolve, reject) => {
           if (![...this.#subs].some((s) => s.subject === subject)) return reject(new NatsRequestError("no-responders", "no responders"));
           const inbox = this.inbox();
-          const sub: Sub = { subject: inbox, deliver: (m) => (this.#subs.delete(sub), resolve(m)) };
+          const cancel = after?.(options.timeoutMs, () => {
+            this.#subs.delete(sub);
+            reject(new NatsRequestError("timeout", "timeout"));
+          });
+          const sub: Sub = { subject: inbox, deliver: (m) => (this.#subs.delete(sub), cancel?.(), resolve(m)) };
           this.#subs.add(sub);
           this.publish(subject, data, { reply: inbox, ...(options.headers ? { headers: options.headers } : {}) });
         }),
