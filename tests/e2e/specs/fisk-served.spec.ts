@@ -176,7 +176,7 @@ test.describe("fisk-ai calls to the served demo agent", () => {
     await expect(fisk.timelineVerdict("progress").first()).toHaveText("valid");
   });
 
-  test("the Request tab stops showing a subject problem once the subject is fixed", async ({ page, app }) => {
+  test("the Request tab stops showing a subject problem once the subject is fixed, and marks a reply stale once the request changes", async ({ page, app }) => {
     const fisk = new FiskPage(page);
     await fisk.openConnected(app.url);
     await fisk.nats.subject.fill("choria fisk");
@@ -187,5 +187,11 @@ test.describe("fisk-ai calls to the served demo agent", () => {
     await expect(request.getByRole("alert")).toHaveCount(0);
     await fisk.nats.send.click();
     await expect(fisk.nats.replyTitle).toHaveText("No responders (503)");
+    const reply = page.getByRole("region", { name: "Reply" });
+    await expect(reply.getByTestId("stale-note")).toHaveCount(0);
+    await fisk.nats.subject.fill("choria.fisk-ai.discovery.somebody-else");
+    await expect(reply.getByTestId("stale-note")).toHaveText("Stale: the subject changed since this was shown.");
+    await fisk.nats.subject.fill("choria.fisk-ai.discovery.nobody");
+    await expect(reply.getByTestId("stale-note")).toHaveCount(0);
   });
 });
