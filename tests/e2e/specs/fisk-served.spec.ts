@@ -118,6 +118,38 @@ test.describe("fisk-ai calls to the served demo agent", () => {
     await expect(page.getByRole("list", { name: "Tools" }).getByRole("button", { name: "Call echo" })).toBeVisible();
   });
 
+  test("with the agent stopped and no tap, a task ends at once with no responders over WebSocket; Find agents drops a stopped agent and marks its card gone", async ({ page, app }) => {
+    await serve();
+    const fisk = new FiskPage(page);
+    await fisk.openConnected(app.url);
+    await fisk.discover(AGENT);
+    await backend.call("POST", "/serve/nats/stop", {});
+
+    await fisk.openTab("Tasks");
+    const form = page.getByRole("form", { name: "Task request" });
+    await form.getByLabel("Agent identity").fill(AGENT);
+    await form.getByRole("textbox", { name: "Prompt", exact: true }).fill("anyone there?");
+    const started = Date.now();
+    await form.getByRole("button", { name: "Start task" }).click();
+    await expect(page.getByTestId("task-end")).toContainText("no such agent: nothing serves its task subject (503)", { timeout: 8000 });
+    expect(Date.now() - started, "the task path hears NATS's 503 at once, not after the idle limit").toBeLessThan(5000);
+    await fisk.openTab("Agents");
+    await expect(page.getByTestId("agent-gone")).toContainText("a task found nothing serving it");
+
+    // Back, rediscovered and listed; stopped again, the next listing leaves it out and marks its card.
+    await serve();
+    await page.getByTestId("agent-gone").getByRole("button", { name: "Rediscover" }).click();
+    await expect(page.getByTestId("agent-gone")).toHaveCount(0);
+    const live = page.getByRole("table", { name: "Live agents" });
+    await page.getByRole("button", { name: "Find agents" }).click();
+    await expect(live.getByRole("row").filter({ hasText: AGENT })).toHaveCount(1);
+    await backend.call("POST", "/serve/nats/stop", {});
+    await page.getByRole("button", { name: "Find agents" }).click();
+    await expect(live.getByRole("row").filter({ hasText: AGENT })).toHaveCount(0);
+    await expect(page.getByTestId("agent-gone")).toContainText("not among the live agents $SRV.INFO listed");
+    await expect(page.getByRole("list", { name: "Tools" }).getByRole("button", { name: /^Call / })).toHaveCount(0);
+  });
+
   test("with a tap holding the subjects, a call and a task to a stopped agent still end at once with no responders", async ({ page, app }) => {
     await serve();
     const fisk = new FiskPage(page);
