@@ -1,3 +1,4 @@
+import { connect, headers } from "@nats-io/transport-node";
 import { BackendClient } from "../../../src/core/backend/backend-client.ts";
 import { DEMO_TOOLKIT } from "../../../src/core/serving/demo-toolkit.ts";
 import { toolkitToFile } from "../../../src/core/serving/toolkit/toolkit-text.ts";
@@ -116,6 +117,33 @@ test.describe("fisk-ai calls to the served demo agent", () => {
     await page.getByTestId("agent-gone").getByRole("button", { name: "Rediscover" }).click();
     await expect(page.getByTestId("agent-gone")).toHaveCount(0);
     await expect(page.getByRole("list", { name: "Tools" }).getByRole("button", { name: "Call echo" })).toBeVisible();
+  });
+
+  test("a micro 500 on the agent's tool subject is its own outcome, with the headers it came in", async ({ page, app, status }) => {
+    await serve();
+    const fisk = new FiskPage(page);
+    await fisk.openConnected(app.url);
+    await fisk.discover(AGENT);
+    await backend.call("POST", "/serve/nats/stop", {});
+    // The served agent refuses only with 400; a micro handler that fails with 500 stands in for it.
+    const nc = await connect({ servers: status.nats.url ?? "" });
+    try {
+      nc.subscribe(`choria.fisk-ai.tool.${AGENT}`, {
+        callback: (_err, msg) => {
+          const h = headers();
+          h.set("Nats-Service-Error-Code", "500");
+          h.set("Nats-Service-Error", "internal error: the handler failed");
+          msg.respond(new Uint8Array(0), { headers: h });
+        },
+      });
+      await nc.flush();
+      await fisk.call("echo", '{"message": "hello"}');
+      await fisk.expectOutcome("refused with micro error 500", "bad");
+      await expect(page.getByTestId("tool-outcome-detail")).toContainText("internal error: the handler failed");
+      await expect(fisk.evidence.getByRole("row").filter({ hasText: "Nats-Service-Error-Code" })).toContainText("500");
+    } finally {
+      await nc.close();
+    }
   });
 
   test("with the agent stopped and no tap, a task ends at once with no responders over WebSocket; Find agents drops a stopped agent and marks its card gone", async ({ page, app }) => {
