@@ -28,10 +28,11 @@ describe("clientSnippets for the A2A agent", () => {
   const byTitle = (snippets: readonly { title: string; text: string }[], title: string) => snippets.find((s) => s.title === title)?.text ?? "";
 
   it("names the card, the call command, a curl message/send and the A2A Inspector, only while A2A runs", () => {
-    const snippets = clientSnippets({ name: "demo", a2a: { ...a2a, echoArgument: "message" } });
+    const patchbay = ["/usr/bin/node", "/opt/patchbay/bin/patchbay.mjs"];
+    const snippets = clientSnippets({ name: "demo", patchbay, a2a: { ...a2a, echoArgument: "message" } });
     expect(snippets.map((s) => s.title)).toEqual(["A2A Agent Card", "Patchbay, call a2a", "curl, JSON-RPC message/send (v0.3)", "A2A Inspector"]);
     expect(byTitle(snippets, "A2A Agent Card")).toBe(a2a.cardUrl);
-    expect(byTitle(snippets, "Patchbay, call a2a")).toBe(`patchbay call a2a ${a2a.cardUrl} hello`);
+    expect(byTitle(snippets, "Patchbay, call a2a")).toBe(`/usr/bin/node /opt/patchbay/bin/patchbay.mjs call a2a ${a2a.cardUrl} hello`);
     expect(byTitle(snippets, "A2A Inspector")).toContain(`Agent URL: ${a2a.cardUrl}`);
     expect(clientSnippets({ name: "demo", mcpUrl: "http://127.0.0.1:4000/mcp" }).some((s) => s.title.startsWith("A2A"))).toBe(false);
   });
@@ -41,6 +42,27 @@ describe("clientSnippets for the A2A agent", () => {
     const text = byTitle(clientSnippets({ name: "demo", stdio, a2a }), "Patchbay, call a2a");
     expect(text).toBe(`/usr/bin/node '/opt/patch bay/bin/patchbay.mjs' call a2a ${a2a.cardUrl} hello`);
     expect(shellWords(text)).toEqual(["/usr/bin/node", "/opt/patch bay/bin/patchbay.mjs", "call", "a2a", a2a.cardUrl, "hello"]);
+  });
+
+  it("never tells anyone to run a bare patchbay or npx patchbay: without a known command the call snippet is left out", () => {
+    const stdio = { command: "/usr/bin/node", args: ["/opt/patchbay/bin/patchbay.mjs", "serve", "--stdio"] };
+    const every = [
+      clientSnippets({ name: "demo", a2a }),
+      clientSnippets({ name: "demo", mcpUrl: "http://127.0.0.1:4000/mcp", identity: "demo", a2a }),
+      clientSnippets({ name: "demo", stdio, mcpUrl: "http://127.0.0.1:4000/mcp", identity: "demo", a2a }),
+      clientSnippets({ name: "demo", patchbay: ["/usr/bin/node", "/opt/patchbay/bin/patchbay.mjs"], identity: "demo", a2a }),
+    ];
+    expect(every[0]!.map((s) => s.title)).toEqual(["A2A Agent Card", "curl, JSON-RPC message/send (v0.3)", "A2A Inspector"]);
+    for (const snippets of every) {
+      for (const snippet of snippets) {
+        const words = snippet.language === "shell" ? shellWords(snippet.text) : [];
+        expect(snippet.text, snippet.title).not.toMatch(/npx\s+(?:-y\s+)?patchbay\b|"command"\s*:\s*"npx"/);
+        expect(words[0], snippet.title).not.toBe("patchbay");
+        // Wherever a command line runs Patchbay, it is node on the clone's bin/patchbay.mjs.
+        const at = words.findIndex((w) => w.endsWith("patchbay.mjs"));
+        if (at >= 0) expect(words.slice(at - 1, at + 1), snippet.title).toEqual(["/usr/bin/node", "/opt/patchbay/bin/patchbay.mjs"]);
+      }
+    }
   });
 
   it("posts valid JSON to the JSON-RPC URL: a data part for echo when it is served, else a text part", () => {

@@ -5,6 +5,11 @@ export interface SnippetInput {
   readonly mcpUrl?: string;
   /** How a client starts the stdio server, e.g. node and the path of bin/patchbay.mjs. */
   readonly stdio?: { readonly command: string; readonly args: readonly string[] };
+  /**
+   * How this machine runs Patchbay's command line, e.g. node and the path of bin/patchbay.mjs.
+   * Without it (or `stdio`) no snippet runs Patchbay: a bare `patchbay` is on no fresh clone's PATH.
+   */
+  readonly patchbay?: readonly string[];
   /** The fisk-ai identity, when the NATS surface runs. */
   readonly identity?: string;
   /** Where the A2A agent answers, when that surface runs. */
@@ -29,10 +34,12 @@ const shellWord = (w: string): string => (/^[A-Za-z0-9_@%+=:,./-]+$/.test(w) ? w
 /** What the A2A examples say to the agent. */
 export const A2A_SNIPPET_TEXT = "hello";
 
-/** How the snippets run Patchbay's own command line: the stdio command up to `serve`, else `patchbay`. */
-function patchbayCommand(stdio: SnippetInput["stdio"]): string[] {
+/** How the snippets run Patchbay's own command line: as given, else the stdio command up to `serve`; null when unknown. */
+function patchbayCommand(input: Pick<SnippetInput, "stdio" | "patchbay">): readonly string[] | null {
+  if (input.patchbay && input.patchbay.length > 0) return input.patchbay;
+  const stdio = input.stdio;
   const at = stdio?.args.indexOf("serve") ?? -1;
-  return stdio && at >= 0 ? [stdio.command, ...stdio.args.slice(0, at)] : ["patchbay"];
+  return stdio && at >= 0 ? [stdio.command, ...stdio.args.slice(0, at)] : null;
 }
 
 /**
@@ -44,11 +51,11 @@ export function a2aSendBody(a2a: A2aSnippetInput): string {
   return JSON.stringify({ jsonrpc: "2.0", id: 1, method: "message/send", params: { message: { kind: "message", role: "user", messageId: "patchbay-snippet-1", parts: [part] } } });
 }
 
-function a2aSnippets(a2a: A2aSnippetInput, stdio: SnippetInput["stdio"]): Snippet[] {
+function a2aSnippets(a2a: A2aSnippetInput, patchbay: readonly string[] | null): Snippet[] {
   const curl = ["curl", "-sS", a2a.jsonRpcUrl, "-H", "Content-Type: application/json", "-d", a2aSendBody(a2a)].map(shellWord);
   return [
     { title: "A2A Agent Card", language: "text", text: a2a.cardUrl },
-    { title: "Patchbay, call a2a", language: "shell", text: [...patchbayCommand(stdio), "call", "a2a", a2a.cardUrl, A2A_SNIPPET_TEXT].map(shellWord).join(" ") },
+    ...(patchbay ? [{ title: "Patchbay, call a2a", language: "shell" as const, text: [...patchbay, "call", "a2a", a2a.cardUrl, A2A_SNIPPET_TEXT].map(shellWord).join(" ") }] : []),
     { title: "curl, JSON-RPC message/send (v0.3)", language: "shell", text: `${curl.slice(0, 5).join(" ")} \\\n  ${curl.slice(5).join(" ")}` },
     { title: "A2A Inspector", language: "text", text: `Agent URL: ${a2a.cardUrl}\n(paste it into the A2A Inspector, github.com/a2aproject/a2a-inspector, run on this machine: the agent answers on 127.0.0.1 only)` },
   ];
@@ -76,6 +83,6 @@ export function clientSnippets(input: SnippetInput): Snippet[] {
       text: [`choria.fisk-ai.discovery.${id}  (discovery.request → one discovery.reply)`, `choria.fisk-ai.tool.${id}  (tool.request → ack, event.status…, tool.reply)`, `$SRV.INFO.${id}  (micro service info)`].join("\n"),
     });
   }
-  if (input.a2a) out.push(...a2aSnippets(input.a2a, input.stdio));
+  if (input.a2a) out.push(...a2aSnippets(input.a2a, patchbayCommand(input)));
   return out;
 }

@@ -153,6 +153,26 @@ describe("the Traffic log across a reload", () => {
     expect(after.entries().map((e) => e.target)).toEqual(before.entries().map((e) => e.target));
   });
 
+  it("keeps only the newest frames that fit its budget in the storage", async () => {
+    vi.useFakeTimers();
+    const { d } = countingDrafts();
+    const log = bigLog(30);
+    log.record({ channel: "nats", direction: "out", target: "last", bytes: enc.encode("{}") });
+    const keeper = keepWireLog(log, d, () => 5, 500_000);
+    log.record({ channel: "nats", direction: "out", target: "after", bytes: enc.encode("{}") });
+    await vi.advanceTimersByTimeAsync(0);
+    keeper.flush();
+    keeper.stop();
+    const index = d.read(WIRE_DRAFT);
+    expect(index.kind).toBe("ok");
+    expect((index as { data: { chars: number } }).data.chars).toBeLessThanOrEqual(500_000);
+    const after = new WireLog(manualClock(), 1000);
+    keepWireLog(after, d, () => 6).stop();
+    expect(after.size).toBeGreaterThan(2);
+    expect(after.size).toBeLessThan(log.size);
+    expect(after.entries().slice(-2).map((e) => e.target)).toEqual(["last", "after"]);
+  });
+
   it("a reload in the middle of a write says the saved log is half written, and Clear removes its pieces", async () => {
     vi.useFakeTimers();
     const { d, storage } = countingDrafts();

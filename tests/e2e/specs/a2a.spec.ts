@@ -78,6 +78,20 @@ test.describe("A2A over HTTP from the browser", () => {
     await expect(page.getByTestId("a2a-no-card")).toBeVisible();
   });
 
+  test("a card fetch that finds nothing fails in the main pane, with what each address answered", async ({ page, app }) => {
+    const a2a = new A2aPage(page);
+    await a2a.open(app.url);
+    await a2a.fetchCard("http://127.0.0.1:1");
+    const failure = page.getByRole("alert", { name: "Card fetch failure" });
+    await expect(failure).toContainText("No Agent Card found");
+    await expect(failure.getByRole("listitem").first()).toContainText("http://127.0.0.1:1/");
+    await expect(failure.getByRole("listitem").first()).toContainText("no answer");
+    await expect(page.locator("#a2a-tabpanel")).not.toContainText("Fetch an Agent Card (on the left)");
+    // Changed, the form no longer matches what was tried.
+    await a2a.url.fill("http://127.0.0.1:2");
+    await expect(failure.getByTestId("stale-note")).toBeVisible();
+  });
+
   test("stream, answer input-required, cancel, v0.1: every frame in Traffic, no secret", async ({ page, app }) => {
     test.setTimeout(60_000);
     const a2a = new A2aPage(page);

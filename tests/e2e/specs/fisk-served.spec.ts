@@ -1,3 +1,4 @@
+import { connect, headers } from "@nats-io/transport-node";
 import { BackendClient } from "../../../src/core/backend/backend-client.ts";
 import { DEMO_TOOLKIT } from "../../../src/core/serving/demo-toolkit.ts";
 import { toolkitToFile } from "../../../src/core/serving/toolkit/toolkit-text.ts";
@@ -118,6 +119,65 @@ test.describe("fisk-ai calls to the served demo agent", () => {
     await expect(page.getByRole("list", { name: "Tools" }).getByRole("button", { name: "Call echo" })).toBeVisible();
   });
 
+  test("a micro 500 on the agent's tool subject is its own outcome, with the headers it came in", async ({ page, app, status }) => {
+    await serve();
+    const fisk = new FiskPage(page);
+    await fisk.openConnected(app.url);
+    await fisk.discover(AGENT);
+    await backend.call("POST", "/serve/nats/stop", {});
+    // The served agent refuses only with 400; a micro handler that fails with 500 stands in for it.
+    const nc = await connect({ servers: status.nats.url ?? "" });
+    try {
+      nc.subscribe(`choria.fisk-ai.tool.${AGENT}`, {
+        callback: (_err, msg) => {
+          const h = headers();
+          h.set("Nats-Service-Error-Code", "500");
+          h.set("Nats-Service-Error", "internal error: the handler failed");
+          msg.respond(new Uint8Array(0), { headers: h });
+        },
+      });
+      await nc.flush();
+      await fisk.call("echo", '{"message": "hello"}');
+      await fisk.expectOutcome("refused with micro error 500", "bad");
+      await expect(page.getByTestId("tool-outcome-detail")).toContainText("internal error: the handler failed");
+      await expect(fisk.evidence.getByRole("row").filter({ hasText: "Nats-Service-Error-Code" })).toContainText("500");
+    } finally {
+      await nc.close();
+    }
+  });
+
+  test("with the agent stopped and no tap, a task ends at once with no responders over WebSocket; Find agents drops a stopped agent and marks its card gone", async ({ page, app }) => {
+    await serve();
+    const fisk = new FiskPage(page);
+    await fisk.openConnected(app.url);
+    await fisk.discover(AGENT);
+    await backend.call("POST", "/serve/nats/stop", {});
+
+    await fisk.openTab("Tasks");
+    const form = page.getByRole("form", { name: "Task request" });
+    await form.getByLabel("Agent identity").fill(AGENT);
+    await form.getByRole("textbox", { name: "Prompt", exact: true }).fill("anyone there?");
+    const started = Date.now();
+    await form.getByRole("button", { name: "Start task" }).click();
+    await expect(page.getByTestId("task-end")).toContainText("no such agent: nothing serves its task subject (503)", { timeout: 8000 });
+    expect(Date.now() - started, "the task path hears NATS's 503 at once, not after the idle limit").toBeLessThan(5000);
+    await fisk.openTab("Agents");
+    await expect(page.getByTestId("agent-gone")).toContainText("a task found nothing serving it");
+
+    // Back, rediscovered and listed; stopped again, the next listing leaves it out and marks its card.
+    await serve();
+    await page.getByTestId("agent-gone").getByRole("button", { name: "Rediscover" }).click();
+    await expect(page.getByTestId("agent-gone")).toHaveCount(0);
+    const live = page.getByRole("table", { name: "Live agents" });
+    await page.getByRole("button", { name: "Find agents" }).click();
+    await expect(live.getByRole("row").filter({ hasText: AGENT })).toHaveCount(1);
+    await backend.call("POST", "/serve/nats/stop", {});
+    await page.getByRole("button", { name: "Find agents" }).click();
+    await expect(live.getByRole("row").filter({ hasText: AGENT })).toHaveCount(0);
+    await expect(page.getByTestId("agent-gone")).toContainText("not among the live agents $SRV.INFO listed");
+    await expect(page.getByRole("list", { name: "Tools" }).getByRole("button", { name: /^Call / })).toHaveCount(0);
+  });
+
   test("with a tap holding the subjects, a call and a task to a stopped agent still end at once with no responders", async ({ page, app }) => {
     await serve();
     const fisk = new FiskPage(page);
@@ -197,7 +257,7 @@ test.describe("fisk-ai calls to the served demo agent", () => {
     await expect(fisk.timelineVerdict("progress").first()).toHaveText("valid");
   });
 
-  test("the Request tab stops showing a subject problem once the subject is fixed", async ({ page, app }) => {
+  test("the Request tab stops showing a subject problem once the subject is fixed, and marks a reply stale once the request changes", async ({ page, app }) => {
     const fisk = new FiskPage(page);
     await fisk.openConnected(app.url);
     await fisk.nats.subject.fill("choria fisk");
@@ -208,5 +268,11 @@ test.describe("fisk-ai calls to the served demo agent", () => {
     await expect(request.getByRole("alert")).toHaveCount(0);
     await fisk.nats.send.click();
     await expect(fisk.nats.replyTitle).toHaveText("No responders (503)");
+    const reply = page.getByRole("region", { name: "Reply" });
+    await expect(reply.getByTestId("stale-note")).toHaveCount(0);
+    await fisk.nats.subject.fill("choria.fisk-ai.discovery.somebody-else");
+    await expect(reply.getByTestId("stale-note")).toHaveText("Stale: the subject changed since this was shown.");
+    await fisk.nats.subject.fill("choria.fisk-ai.discovery.nobody");
+    await expect(reply.getByTestId("stale-note")).toHaveCount(0);
   });
 });

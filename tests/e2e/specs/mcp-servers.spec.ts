@@ -215,6 +215,19 @@ test.describe("saved MCP servers and mcpServers files", () => {
       await page.getByRole("searchbox", { name: "Search" }).fill("get-sum");
       const rows = page.getByRole("listbox", { name: "Frames" }).getByRole("option");
       await expect(rows.filter({ hasText: /sent mcp .*tools\/call/ })).toHaveCount(1);
+      // The answer is an HTTP frame: its status and headers (the session id, the content type) are recorded.
+      // Found by its request's method, which a method filter keeps it by.
+      await page.getByRole("searchbox", { name: "Search" }).fill("");
+      await page.getByLabel("Method or protocol").fill("tools/call");
+      await rows.filter({ hasText: /received mcp .*↩ tools\/call/ }).first().click();
+      const detail = page.getByTestId("traffic-detail");
+      await expect(detail).toContainText("status 200");
+      await expect(detail.getByTestId("traffic-answer-to")).toHaveText("answer to tools/call");
+      const headers = detail.getByRole("table", { name: "Frame headers" });
+      const header = (name: string) => headers.getByRole("row").filter({ has: page.getByRole("cell", { name, exact: true }) });
+      await expect(header("mcp-session-id")).toHaveCount(1);
+      await expect(header("mcp-session-id").getByRole("cell").nth(1)).toHaveText(/\S/);
+      await expect(header("content-type")).toContainText(/application\/json|text\/event-stream/);
     } finally {
       for (const child of children) child.kill("SIGKILL");
     }

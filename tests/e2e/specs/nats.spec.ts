@@ -70,6 +70,9 @@ test.describe("NATS request from the browser over WebSocket", () => {
     await expect(nats.state).toHaveText("failed");
     await expect(nats.connection.getByRole("alert")).toContainText("could not connect to ws://127.0.0.1:1");
     await expect(nats.connectButton).toHaveText("Retry");
+    // Said where the requests are too, not only beside the form.
+    await expect(page.locator("#nats-tabpanel").getByRole("alert", { name: "NATS connection failure" })).toContainText("could not connect to ws://127.0.0.1:1");
+    await expect(page.getByTestId("status-nats")).toContainText("NATS: failed");
   });
 
   test("a URL that is not WebSocket is refused before connecting", async ({ page, app }) => {

@@ -1,3 +1,4 @@
+import { binPath } from "../../../server/paths.ts";
 import { BackendClient } from "../../../src/core/backend/backend-client.ts";
 import { shellWords } from "../../helpers/shell-words.ts";
 import { expect, test } from "../fixtures.ts";
@@ -43,7 +44,11 @@ test.describe("Serve workbench: the A2A agent", () => {
     expect(curl.slice(0, 3)).toEqual(["curl", "-sS", `${base}/a2a/jsonrpc`]);
     const answer = (await (await fetch(curl[2] ?? "", { method: "POST", headers: { "Content-Type": "application/json" }, body: curl[6] ?? "" })).json()) as { result?: { status?: { state?: string } } };
     expect(answer.result?.status?.state).toBe("completed");
+    // The call snippet names this clone's own command (nothing is saved yet): never a bare
+    // `patchbay`, which a fresh clone does not have on its PATH, nor npx, which fetches another package.
     await expect(serve.snippet("Patchbay, call a2a")).toContainText(`call a2a ${cardUrl} hello`);
+    const call = shellWords((await serve.snippet("Patchbay, call a2a").textContent()) ?? "");
+    expect(call).toEqual([process.execPath, binPath(), "call", "a2a", cardUrl, "hello"]);
 
     // The A2A workbench, reached by its tab (no reload: the Serve session keeps reading the frames).
     await page.getByRole("tab", { name: "A2A (HTTP)" }).click();

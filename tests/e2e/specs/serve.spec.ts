@@ -135,6 +135,11 @@ test.describe("Serve workbench", () => {
     await expect(refusal).toContainText("Not started: the toolkit in the editor has an error; fix it first. The first: /tools/1/name");
     await expect(serve.mcp.getByTestId("stale-note")).toHaveCount(0);
 
+    // A file that is not JSON says so, not that "a toolkit must be a JSON object".
+    const kitRegion = page.getByRole("region", { name: "Toolkit", exact: true });
+    await kitRegion.getByLabel("Import file").setInputFiles({ name: "notes.txt", mimeType: "text/plain", buffer: Buffer.from("hello, I am a text file\n") });
+    await expect(kitRegion.getByRole("alert")).toHaveText("notes.txt is not a usable toolkit: not JSON, and not a YAML mapping either (as YAML it is a plain string)");
+
     await editor.replaceText('{"a": 2, "b": }');
     await expect(summary).toHaveText("not JSON: see Problems");
     await expect(editor.problems).toHaveCount(1);

@@ -38,6 +38,14 @@ test.describe("Traffic, MCP and NATS views", () => {
     const definition = page.getByTestId("mcp-tool-definition");
     await expect(definition).toContainText('"inputSchema"');
     await expect(definition).toContainText('"message"');
+    // A tool with an output schema and annotations shows them too, as tools/list gave them.
+    await mcp.selectTool("get-structured-content");
+    const summary = page.locator("summary", { hasText: /^Raw definition of / });
+    await expect(summary).toHaveText("Raw definition of get-structured-content (inputSchema, outputSchema, annotations)");
+    if (!(await summary.evaluate((el) => (el.parentElement as HTMLDetailsElement).open))) await summary.click();
+    await expect(definition).toContainText('"outputSchema"');
+    await expect(definition).toContainText('"temperature"');
+    await expect(definition).toContainText('"readOnlyHint"');
 
     await page.getByRole("tab", { name: "Traffic" }).click();
     await traffic.method.fill("tools/list");
@@ -50,6 +58,16 @@ test.describe("Traffic, MCP and NATS views", () => {
     await expect(page.getByTestId("traffic-answer-to")).toHaveText("answer to tools/list");
     await expect(page.getByTestId("traffic-time")).toHaveText(/^\d\d:\d\d:\d\d\.\d{3} · \+[\d,]+\.\d ms$/);
     await expect(answers.first().locator("span").first()).toHaveText(CLOCK);
+    // Every column but Target (which takes the rest) is as wide as what it holds: nothing is cut.
+    await traffic.method.fill("");
+    await expect.poll(() => traffic.rows.count()).toBeGreaterThan(4);
+    const cut = await traffic.rows.evaluateAll((rows) =>
+      rows.flatMap((row) => {
+        const cells = [...(row.querySelector(".cols")?.children ?? [])] as HTMLElement[];
+        return cells.filter((cell, i) => i !== 4 && cell.scrollWidth > cell.clientWidth + 1).map((cell) => cell.textContent ?? "");
+      }),
+    );
+    expect(cut, "cells cut short").toEqual([]);
   });
 
   test("the mcpServers Import button takes a click", async ({ page, app }) => {

@@ -1,4 +1,5 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
+import { drafts } from "../../state/drafts.svelte.ts";
 import { A2aState } from "./a2a-state.svelte.ts";
 import { uploadedPart } from "./parts-draft.ts";
 import { FakeAgent, fakeDeps, json, rpc } from "./test-fakes.ts";
@@ -114,5 +115,42 @@ describe("ComposeState", () => {
     compose.raw.method = "GET";
     await compose.send();
     expect(compose.sendError).toBe("a GET carries no body: clear it, or choose POST");
+  });
+});
+
+describe("ComposeState across a reload", () => {
+  afterEach(() => {
+    drafts.clear();
+  });
+
+  it("keeps the form, the parts and an edited body; never the push token, a credential header's value or an uploaded file's bytes", async () => {
+    const before = (await open()).compose;
+    before.contextId = "ctx-kept";
+    before.parts = [{ kind: "text", text: "kept across a reload" }, uploadedPart("notes.txt", "text/plain", new TextEncoder().encode("file-bytes-not-kept"))];
+    before.pushToken = "push-token-secret";
+    before.raw = { method: "POST", url: `${BASE}/rpc`, headers: [{ name: "Content-Type", value: "application/json" }, { name: "Authorization", value: "Bearer header-secret" }], body: "{}" };
+    before.text = '{"edited": "by hand"}';
+    // The page writes this draft when the form settles (effects do not run in these tests).
+    drafts.save("a2a.compose", before.draft());
+    const stored = JSON.stringify(drafts.read("a2a.compose"));
+    expect(stored).toContain("kept across a reload");
+    for (const secret of ["push-token-secret", "header-secret", btoa("file-bytes-not-kept")]) expect(stored).not.toContain(secret);
+
+    const after = (await open()).compose;
+    expect(after.contextId).toBe("ctx-kept");
+    expect(after.parts).toEqual([{ kind: "text", text: "kept across a reload" }, { kind: "file", source: "upload", name: "notes.txt", mediaType: "text/plain", bytes: "", uri: "" }]);
+    expect(after.pushToken).toBe("");
+    expect(after.raw.headers).toEqual([{ name: "Content-Type", value: "application/json" }, { name: "Authorization", value: "" }]);
+    expect(after.text).toBe('{"edited": "by hand"}');
+    expect(after.edited).toBe(true);
+  });
+
+  it("a saved draft that does not fit the form is left alone", async () => {
+    drafts.save("a2a.compose", { operation: 7, parts: [{ kind: "video" }], raw: "nope", edited: 3 });
+    const { compose } = await open();
+    expect(compose.operation).toBe("send");
+    expect(compose.parts).toEqual([{ kind: "text", text: "echo hello" }]);
+    expect(compose.raw.method).toBe("POST");
+    expect(compose.edited).toBe(false);
   });
 });

@@ -15,8 +15,14 @@ import type { CardState } from "./card-state.svelte.ts";
 import type { ConversationsState } from "./conversations.svelte.ts";
 import { editorSchemaFor, rawSpec, type RawDraft } from "./compose-raw.ts";
 import type { LiveExchange } from "./live-exchange.svelte.ts";
-import { newPart, partsOf, type PartKind, type PartRow } from "./parts-draft.ts";
+import { isPartRow, newPart, partForDraft, partsOf, type PartKind, type PartRow } from "./parts-draft.ts";
 import { requestFormHeaders, requestHeaders, type HeaderRow } from "./request-headers.ts";
+import { fieldsOf, keepDraft, restoreFields } from "../../state/drafts.svelte.ts";
+
+/** The form fields a reload brings back; the push token is a credential and never kept. */
+const DRAFT_FIELDS = ["operation", "taskId", "contextId", "configId", "pushUrl", "historyLength", "versionHeader", "mode", "manual"] as const;
+/** Raw headers whose values are kept with the draft; any other header's value may be a credential and is asked again. */
+const PLAIN_HEADERS = new Set(["content-type", "accept", "a2a-version", "a2a-extensions"]);
 
 export type VersionMode = NonNullable<HeaderOptions["versionHeader"]>;
 export type ComposeMode = "template" | "raw";
@@ -62,6 +68,27 @@ export class ComposeState {
     this.#newId = newId;
     this.messageId = newId();
     this.#v01TaskId = newId();
+    keepDraft("a2a.compose", () => this.draft(), (d) => this.restoreDraft(d));
+  }
+
+  /** What a reload brings back: the form, the parts (an upload's bytes left out), raw headers' plain values, an edited body. */
+  draft(): Record<string, unknown> {
+    return {
+      ...fieldsOf(this, DRAFT_FIELDS),
+      parts: $state.snapshot(this.parts).map(partForDraft),
+      raw: { ...$state.snapshot(this.raw), headers: this.raw.headers.map((h) => ({ name: h.name, value: PLAIN_HEADERS.has(h.name.trim().toLowerCase()) ? h.value : "" })) },
+      edited: this.#edited,
+    };
+  }
+
+  /** Takes back what `draft` kept, each part only when it still fits the form. */
+  restoreDraft(data: unknown): void {
+    restoreFields(this, DRAFT_FIELDS, data);
+    if (typeof data !== "object" || data === null) return;
+    const d = data as { parts?: unknown; raw?: unknown; edited?: unknown };
+    if (Array.isArray(d.parts) && d.parts.length > 0 && d.parts.every(isPartRow)) this.parts = d.parts;
+    restoreFields(this, ["raw"], { raw: d.raw });
+    if (typeof d.edited === "string") this.#edited = d.edited;
   }
 
   get interfaces(): readonly CardInterface[] {

@@ -10,6 +10,21 @@ export type PartRow =
 
 export type PartKind = PartRow["kind"];
 
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+const strings = (v: Record<string, unknown>, keys: readonly string[]) => keys.every((k) => typeof v[k] === "string");
+
+/** A saved row read back: a part of a kind this form knows, with every field it needs. */
+export function isPartRow(v: unknown): v is PartRow {
+  if (!isObject(v)) return false;
+  if (v.kind === "text" || v.kind === "data") return strings(v, ["text"]);
+  return v.kind === "file" && (v.source === "upload" || v.source === "url") && strings(v, ["name", "mediaType", "bytes", "uri"]);
+}
+
+/** A row as a draft keeps it: an uploaded file's bytes are left out (the file is chosen again). */
+export function partForDraft(row: PartRow): PartRow {
+  return row.kind === "file" && row.source === "upload" ? { ...row, bytes: "" } : row;
+}
+
 export function newPart(kind: PartKind): PartRow {
   if (kind === "text") return { kind, text: "" };
   if (kind === "data") return { kind, text: "{}" };

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { drafts } from "../../state/drafts.svelte.ts";
 import { BackendError } from "../../../core/backend/backend-client.ts";
 import { ManualScheduler } from "../../../core/env/index.ts";
 import type { ConformanceRunView } from "../../../core/harness/conformance-run-types.ts";
@@ -245,5 +246,20 @@ describe("the results table rows", () => {
     expect(resultTotals(partial)?.partial).toBe(true);
     const noted = { ...mcpDone, mcp: { ...mcpDone.mcp!, scenarios: [{ name: "x", ok: true, passed: 1, failed: 0, checksProblem: "checks.json is not JSON" }] } };
     expect(resultRows(noted)[0]).toMatchObject({ note: "checks.json is not JSON", details: [] });
+  });
+});
+
+describe("ConformanceState across a reload", () => {
+  it("comes back with the suite, the URL of each and the TCK scope it had; a draft that does not fit is left alone", () => {
+    try {
+      drafts.save("conformance.form", { kind: "a2a", urls: { mcp: "http://127.0.0.1:7421/mcp", a2a: "http://127.0.0.1:7422" }, scope: "all" });
+      const back = new ConformanceState({} as ConformancePort, new ManualScheduler());
+      expect([back.kind, back.url, back.urls.mcp, back.scope]).toEqual(["a2a", "http://127.0.0.1:7422", "http://127.0.0.1:7421/mcp", "all"]);
+      drafts.save("conformance.form", { kind: "bogus", urls: ["x"], scope: "some" });
+      const fresh = new ConformanceState({} as ConformancePort, new ManualScheduler());
+      expect([fresh.kind, fresh.urls, fresh.scope]).toEqual(["mcp", { mcp: "", a2a: "" }, "mandatory"]);
+    } finally {
+      drafts.clear();
+    }
   });
 });

@@ -4,6 +4,7 @@ import type { ConformanceRunView, McpRequirements, TckScope } from "../../../cor
 import { checkTargetUrl, type ConformanceKind } from "../../../core/harness/conformance-target.ts";
 import { repeat } from "../serve/poller.ts";
 import { resultRows, resultTotals, type ResultRow, type ResultTotals } from "./conformance-rows.ts";
+import { keepFields } from "../../state/drafts.svelte.ts";
 
 export const POLL_MS = 500;
 
@@ -42,6 +43,10 @@ export class ConformanceState {
   constructor(api: ConformancePort, scheduler: Scheduler) {
     this.#api = api;
     this.#scheduler = scheduler;
+    // Kept across a reload: which suite, against which URL.
+    keepFields(this, "conformance.form", ["kind", "urls", "scope"]);
+    if (this.kind !== "mcp" && this.kind !== "a2a") this.kind = "mcp";
+    if (this.scope !== "mandatory" && this.scope !== "all") this.scope = "mandatory";
   }
 
   get url(): string {

@@ -102,4 +102,35 @@ describe("NatsWorkbenchState form problems", () => {
     bench.subject = "choria fisk";
     expect(bench.shownFormError).toBe("a request subject cannot contain spaces or the wildcards * and >");
   });
+
+  it("marks the reply stale once the subject, the headers or the payload differ from the request it answers", async () => {
+    const bench = new NatsWorkbenchState(session());
+    bench.subject = "svc.a";
+    bench.payload = '{"n": 1}';
+    await bench.send();
+    expect(bench.outcome).not.toBeNull();
+    expect(bench.replyStale).toBeNull();
+    bench.subject = "svc.b";
+    expect(bench.replyStale).toBe("the subject changed");
+    bench.payload = '{"n": 2}';
+    expect(bench.replyStale).toBe("the subject and the payload changed");
+    bench.subject = " svc.a ";
+    bench.payload = '{"n": 1}';
+    expect(bench.replyStale).toBeNull();
+    bench.headerRows = [{ name: "X-Trace", value: "t1" }];
+    expect(bench.replyStale).toBe("the headers changed");
+    // A new request answers the form as it is now.
+    await bench.send();
+    expect(bench.replyStale).toBeNull();
+  });
+
+  it("marks every reply of a raw read stale once its subject changes", async () => {
+    const bench = new NatsWorkbenchState(session(), () => Promise.resolve<RawExchange>({ entries: [], end: "silence", elapsedMs: 4, inbox: "_INBOX.z" }));
+    bench.readAll = true;
+    bench.subject = "svc.a";
+    await bench.send();
+    expect(bench.replyStale).toBeNull();
+    bench.subject = "svc.c";
+    expect(bench.replyStale).toBe("the subject changed");
+  });
 });

@@ -8,6 +8,21 @@ import { keepFields } from "../../state/drafts.svelte.ts";
 
 export type PayloadMode = "json" | "text";
 
+/** What a request was: the reply shown answers this, and no longer applies once any of it changes. */
+interface RequestKey {
+  readonly subject: string;
+  readonly headers: string;
+  readonly payload: string;
+}
+
+/** What changed since the shown reply's request was sent, in words; null while it still applies. */
+function requestChange(sent: RequestKey, now: RequestKey): string | null {
+  const changed = [sent.subject !== now.subject ? "the subject" : "", sent.headers !== now.headers ? "the headers" : "", sent.payload !== now.payload ? "the payload" : ""].filter((w) => w !== "");
+  if (changed.length === 0) return null;
+  const words = changed.length === 1 ? changed[0]! : `${changed.slice(0, -1).join(", ")} and ${changed.at(-1)!}`;
+  return `${words} changed`;
+}
+
 /** Sends and reads every reply until silence or a final header (the fisk-ai client's raw mode). */
 export type RawSender = (input: RawInput) => Promise<RawExchange>;
 
@@ -44,6 +59,11 @@ export class NatsWorkbenchState {
   readonly #formKey = $derived(JSON.stringify([this.subject, this.headerRows, this.payloadMode, this.payload, this.timeoutMs, this.readAll]));
   /** The form problem, while the form is still the one it was about. */
   readonly shownFormError: string | null = $derived(this.formError && this.#formErrorFor === this.#formKey ? this.formError : null);
+  /** The request the shown reply (or replies) answer. */
+  #sent = $state.raw<RequestKey | null>(null);
+  readonly #request: RequestKey = $derived({ subject: this.subject.trim(), headers: JSON.stringify(this.headerRows), payload: this.payload });
+  /** Why the reply on show no longer answers the form, or null. */
+  readonly replyStale: string | null = $derived(this.#sent && !this.sending && (this.outcome || this.exchange) ? requestChange(this.#sent, this.#request) : null);
 
   readonly #session: NatsSession;
   readonly #raw: RawSender | undefined;
@@ -159,6 +179,7 @@ export class NatsWorkbenchState {
     const problem = !headers.ok ? headers.error : (this.payloadProblem() ?? (timeoutOk ? null : "timeout must be between 1 and 600000 ms") ?? subjectProblem(this.subject.trim()));
     this.#problem(problem);
     if (problem || !headers.ok) return;
+    this.#sent = this.#request;
     if (this.readAll) return this.#sendRaw(headers.headers);
     this.sending = true;
     try {

@@ -51,9 +51,14 @@ describe("ServeSession", () => {
     await session.a2a.start(session.kit);
     await settle();
     expect(wireLog.entries()[0]).toMatchObject({ channel: "a2a-http", correlationId: "served-a2a/5" });
+    // With nothing saved, the backend is still asked how Patchbay runs here, for the call command.
+    await session.snippets.load(null);
+    expect(api.named("info")).toEqual([[undefined]]);
     const titles = session.snippetList.map((s) => s.title);
     expect(titles).toEqual(["A2A Agent Card", "Patchbay, call a2a", "curl, JSON-RPC message/send (v0.3)", "A2A Inspector"]);
-    expect(session.snippetList[1]?.text).toBe("patchbay call a2a http://127.0.0.1:40002/.well-known/agent-card.json hello");
+    expect(session.snippetList[1]?.text).toBe("node /app/bin/patchbay.mjs call a2a http://127.0.0.1:40002/.well-known/agent-card.json hello");
+    await session.snippets.load(null);
+    expect(api.named("info")).toHaveLength(1);
     const curl = session.snippetList[2]?.text ?? "";
     expect(curl).toContain("http://127.0.0.1:40002/a2a/jsonrpc");
     expect(curl).toContain('"data":{"skill":"echo","arguments":{"message":"hello"}}');
