@@ -1,0 +1,156 @@
+/**
+ * The discovery steps: the request without a token and its challenge, the protected-resource
+ * metadata (the challenge's resource_metadata, else the well-known locations), and the
+ * authorization server's metadata. Each records what it tried and ends with a verdict.
+ */
+import { authorizationServerMetadataUrls, protectedResourceMetadataUrls } from "./discovery-urls.ts";
+import { describeResult, header, type OAuthRequest } from "./exchange.ts";
+import { jsonObjectOf } from "./json-answer.ts";
+import { checkAuthServerMetadata, checkResourceMetadata, type AuthServerMetadata, type ResourceMetadata } from "./metadata.ts";
+import { sendProblem, type StepRun } from "./step-run.ts";
+import { bearerChallenge, type Challenge } from "./www-authenticate.ts";
+
+export const PROBE_PROTOCOL_VERSION = "2025-11-25";
+
+/** An MCP initialize request to the server, with or without a token. */
+export function initializeRequest(serverUrl: string, accessToken?: string): OAuthRequest {
+  const body = {
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: { protocolVersion: PROBE_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: "patchbay-oauth", version: "0.1.0" } },
+  };
+  return {
+    method: "POST",
+    url: serverUrl,
+    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...(accessToken !== undefined ? { authorization: `Bearer ${accessToken}` } : {}) },
+    body: JSON.stringify(body),
+  };
+}
+
+/** The probe: expect a 401 (or 403) and read its Bearer challenge. Undefined means the step failed. */
+export async function probeStep(run: StepRun, serverUrl: string): Promise<{ challenge?: Challenge } | undefined> {
+  const result = await run.send(initializeRequest(serverUrl));
+  if (!result.ok) {
+    run.fail(sendProblem("the request to the MCP server", result));
+    return undefined;
+  }
+  const { status } = result.response;
+  const www = header(result.response, "www-authenticate");
+  const challenge = bearerChallenge(www);
+  if (status === 401 || status === 403) {
+    if (challenge === undefined) {
+      run.note("warn", www === undefined ? `HTTP ${status} without WWW-Authenticate: discovery uses the well-known locations` : `HTTP ${status} with no Bearer challenge in WWW-Authenticate: ${www}`);
+    } else {
+      run.note("ok", `HTTP ${status} with a Bearer challenge`);
+      const p = challenge.params;
+      if (p.resource_metadata !== undefined) run.note("ok", `resource_metadata: ${p.resource_metadata}`);
+      else run.note("warn", "the challenge has no resource_metadata: discovery uses the well-known locations");
+      if (p.scope !== undefined) run.note("ok", `scope asked for: ${p.scope}`);
+      if (p.error !== undefined) run.note("ok", `error: ${p.error}${p.error_description ? ` (${p.error_description})` : ""}`);
+    }
+  } else if (status >= 200 && status < 300) {
+    run.note("warn", `HTTP ${status}: the server answered without a token, so it does not ask for authorization here; discovery goes on`);
+  } else {
+    run.note("warn", `HTTP ${status}, not 401: if discovery finds nothing, check the server URL`);
+  }
+  run.pass();
+  return challenge ? { challenge } : {};
+}
+
+export type ResourceOutcome = { readonly resource: ResourceMetadata; readonly issuer: string } | { readonly legacy: true; readonly issuer: string } | undefined;
+
+/**
+ * Protected-resource metadata. A 200 that is not a usable document is remembered and the next
+ * location tried; a document that speaks for another server fails the step. When no location has
+ * a document at all, the 2025-03-26 rule applies: the server's origin is the authorization server.
+ */
+export async function resourceMetadataStep(run: StepRun, serverUrl: string, challenge: Challenge | undefined): Promise<ResourceOutcome> {
+  const candidates: string[] = [];
+  const fromHeader = challenge?.params.resource_metadata;
+  if (fromHeader !== undefined) {
+    try {
+      const url = new URL(fromHeader);
+      if (url.protocol !== "https:" && url.protocol !== "http:") throw new Error("scheme");
+      candidates.push(url.href);
+    } catch {
+      run.note("warn", `resource_metadata ${JSON.stringify(fromHeader.slice(0, 200))} is not an http(s) URL; ignored`);
+    }
+  }
+  for (const url of protectedResourceMetadataUrls(serverUrl)) if (!candidates.includes(url)) candidates.push(url);
+  const misses: string[] = [];
+  let badDocument: string | undefined;
+  for (const url of candidates) {
+    const { result } = await run.getFollowing(url);
+    if (!result.ok) {
+      misses.push(`${url} (${describeResult(result)})`);
+      continue;
+    }
+    if (result.response.status !== 200) {
+      misses.push(`${url} (HTTP ${result.response.status})`);
+      continue;
+    }
+    const doc = jsonObjectOf(result.response, "protected-resource metadata");
+    run.notes(doc.notes);
+    if (!doc.ok) {
+      badDocument ??= `${url}: ${doc.reason}`;
+      continue;
+    }
+    const checked = checkResourceMetadata(doc.value, serverUrl);
+    run.notes(checked.notes);
+    if (!checked.ok) {
+      run.fail(`${url}: ${checked.reason}`);
+      return undefined;
+    }
+    run.pass();
+    return { resource: checked.value, issuer: checked.value.authorizationServers[0]! };
+  }
+  if (badDocument !== undefined) {
+    run.fail(badDocument);
+    return undefined;
+  }
+  if (misses.some((m) => !/\(HTTP 40[45]\)$/.test(m))) {
+    run.fail(`no protected-resource metadata: ${misses.join("; ")}`);
+    return undefined;
+  }
+  const issuer = new URL(serverUrl).origin;
+  run.note("warn", `no protected-resource metadata at ${misses.join(", ")}; as in the 2025-03-26 specification, the server's origin ${issuer} is taken as the authorization server`);
+  run.pass();
+  return { legacy: true, issuer };
+}
+
+/**
+ * Authorization-server metadata for `issuer`: each well-known location in turn. A document that
+ * is not JSON moves on to the next; one that fails the checks (issuer, endpoints, S256) fails the step.
+ */
+export async function authServerStep(run: StepRun, issuer: string): Promise<AuthServerMetadata | undefined> {
+  const misses: string[] = [];
+  let badDocument: string | undefined;
+  for (const url of authorizationServerMetadataUrls(issuer)) {
+    const { result } = await run.getFollowing(url);
+    if (!result.ok) {
+      misses.push(`${url} (${describeResult(result)})`);
+      continue;
+    }
+    if (result.response.status !== 200) {
+      misses.push(`${url} (HTTP ${result.response.status})`);
+      continue;
+    }
+    const doc = jsonObjectOf(result.response, "authorization-server metadata");
+    run.notes(doc.notes);
+    if (!doc.ok) {
+      badDocument ??= `${url}: ${doc.reason}`;
+      continue;
+    }
+    const checked = checkAuthServerMetadata(doc.value, issuer);
+    run.notes(checked.notes);
+    if (!checked.ok) {
+      run.fail(`${url}: ${checked.reason}`);
+      return undefined;
+    }
+    run.pass();
+    return checked.value;
+  }
+  run.fail(badDocument ?? `no authorization-server metadata for ${issuer}: ${misses.join("; ")}`);
+  return undefined;
+}
