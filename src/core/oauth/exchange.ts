@@ -53,7 +53,7 @@ export function header(response: OAuthResponse, name: string): string | undefine
 
 /** A short account of an exchange's outcome: "HTTP 404 Not Found" or the failure. */
 export function describeResult(result: SendResult): string {
-  if (!result.ok) return `${result.step}: ${result.message}`;
+  if (!result.ok) return result.message.startsWith(`${result.step}:`) ? result.message : `${result.step}: ${result.message}`;
   return `HTTP ${result.response.status}${result.response.statusText ? ` ${result.response.statusText}` : ""}`;
 }
 
