@@ -49,7 +49,7 @@ export class OAuthFlow {
   readonly #listeners = new Set<() => void>();
   #settings: FlowSettings;
   #facts: FlowFacts = { probed: false, verified: false };
-  #steps: StepRecord[] = [];
+  #steps: readonly StepRecord[] = [];
   #busy = false;
   /** The authorization step's record while it waits for its redirect; each answer is told on it. */
   #authorizing: StepRun | undefined;
@@ -127,11 +127,12 @@ export class OAuthFlow {
     const run: StepRun =
       resume ??
       new StepRun(this.#world, this.#steps.length + 1, id, () => {
-        this.#steps[run.record.n - 1] = run.record;
+        // A new array on every change, so observers holding the old one see that it changed.
+        this.#steps = this.#steps.map((r) => (r.n === run.record.n ? run.record : r));
         this.#changed();
       });
     if (resume) resume.resume();
-    else this.#steps.push(run.record);
+    else this.#steps = [...this.#steps, run.record];
     this.#changed();
     try {
       return await body(run);
