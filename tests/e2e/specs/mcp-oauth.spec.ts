@@ -29,6 +29,9 @@ async function connectAndSee401(mcp: McpPage): Promise<void> {
 }
 
 test.describe("OAuth in the MCP workbench", () => {
+  // Each test opens popups and the Monaco editor; on a busy machine that alone takes half a minute.
+  test.describe.configure({ timeout: 120_000 });
+
   test("step by step with a popup, masked tokens, the call, then an expired token refreshed and the call retried", async ({ page, app }) => {
     as.set({ consent: "page" });
     const mcp = new McpPage(page);
@@ -148,5 +151,36 @@ test.describe("OAuth in the MCP workbench", () => {
     await popup.getByRole("button", { name: "Deny" }).click();
     await closed;
     await expect(oauth.failure).toContainText("the authorization server answered error=access_denied (The user said no)");
+  });
+
+  test("a 403 insufficient_scope: authorize again for the scope it names, and the call goes again", async ({ page, app }) => {
+    as.set({ consent: "page" });
+    const mcp = new McpPage(page);
+    const oauth = new OAuthPanelPage(page);
+    await mcp.open(app.url);
+    await mcp.transport.selectOption("streamable-http");
+    await mcp.connection.getByLabel("Server URL").fill(as.mcpUrl);
+    // Straight from the form, before any connection attempt.
+    await mcp.connection.getByRole("button", { name: "Get a token with OAuth…" }).click();
+    await oauth.runToAuthorization.click();
+    let popupOpened = page.waitForEvent("popup");
+    await oauth.openAuthorization.click();
+    let popup = await popupOpened;
+    await popup.getByRole("button", { name: "Approve" }).click();
+    await expect(mcp.state).toHaveText("connected", { timeout: 20_000 });
+
+    await mcp.call("write-note", '{"text":"hi"}');
+    await expect(oauth.notice).toContainText("403 insufficient_scope, asking for scope mcp:read mcp:write", { timeout: 20_000 });
+    await oauth.panel.getByRole("button", { name: "Authorize again" }).click();
+    await expect(oauth.step("authorization")).toHaveAttribute("data-verdict", "waiting");
+    expect(new URL((await oauth.authorizationUrl.getAttribute("href")) ?? "").searchParams.get("scope")).toBe("mcp:read mcp:write");
+    popupOpened = page.waitForEvent("popup");
+    await oauth.openAuthorization.click();
+    popup = await popupOpened;
+    await expect(popup.locator("#scopes")).toHaveText("mcp:read mcp:write");
+    await popup.getByRole("button", { name: "Approve" }).click();
+    await expect(page.getByTestId("oauth-scope")).toHaveText("mcp:read mcp:write");
+    await expect(mcp.outcome).toHaveText("Success", { timeout: 20_000 });
+    await expect(mcp.content).toContainText("noted: hi");
   });
 });
