@@ -21,8 +21,8 @@ function redirected(response: OAuthResponse, url: string, what: string): string 
 }
 
 export async function registrationStep(run: StepRun, choice: ClientChoice, as: AuthServerMetadata, redirectUri: string, scope: string | undefined): Promise<ClientIdentity | undefined> {
-  const cimdUrl = choice.kind === "metadata-document" ? choice.url : undefined;
-  const way = resolveChoice(choice, as, cimdUrl);
+  const cimdUrl = choice.kind === "metadata-document" ? choice.url : choice.kind === "auto" ? choice.metadataUrl : undefined;
+  const way = resolveChoice(choice, as);
   if ("problem" in way) {
     run.fail(way.problem);
     return undefined;

@@ -41,7 +41,8 @@ describe("registration", () => {
 
   it("goes the way the server allows on auto", () => {
     expect(resolveChoice({ kind: "auto" }, as({ registrationEndpoint: "https://a/r" }))).toMatchObject({ kind: "dynamic" });
-    expect(resolveChoice({ kind: "auto" }, as({ cimdSupported: true, registrationEndpoint: "https://a/r" }), "https://c/doc.json")).toMatchObject({ kind: "metadata-document" });
+    expect(resolveChoice({ kind: "auto", metadataUrl: "https://c/doc.json" }, as({ cimdSupported: true, registrationEndpoint: "https://a/r" }))).toMatchObject({ kind: "metadata-document" });
+    expect(resolveChoice({ kind: "auto", metadataUrl: "https://c/doc.json" }, as({ registrationEndpoint: "https://a/r" }))).toMatchObject({ kind: "dynamic" });
     expect(resolveChoice({ kind: "auto" }, as())).toMatchObject({ problem: expect.stringMatching(/enter a pre-registered client id/) });
   });
 });

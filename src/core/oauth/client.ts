@@ -13,7 +13,8 @@ export const TOKEN_AUTH_METHODS: readonly TokenAuthMethod[] = ["none", "client_s
 
 /** How the user wants the client identified. */
 export type ClientChoice =
-  | { readonly kind: "auto" }
+  /** What the server offers; `metadataUrl`, when given, is used where the server supports metadata documents. */
+  | { readonly kind: "auto"; readonly metadataUrl?: string }
   | { readonly kind: "dynamic" }
   | { readonly kind: "metadata-document"; readonly url: string }
   | { readonly kind: "pre-registered"; readonly clientId: string; readonly clientSecret?: string; readonly authMethod?: TokenAuthMethod };
@@ -27,9 +28,9 @@ export interface ClientIdentity {
 }
 
 /** Which way `auto` goes for this server, or why none can. */
-export function resolveChoice(choice: ClientChoice, as: AuthServerMetadata, cimdUrl?: string): { kind: ClientChoice["kind"]; why: string } | { problem: string } {
+export function resolveChoice(choice: ClientChoice, as: AuthServerMetadata): { kind: ClientChoice["kind"]; why: string } | { problem: string } {
   if (choice.kind !== "auto") return { kind: choice.kind, why: "chosen in the settings" };
-  if (as.cimdSupported && cimdUrl) return { kind: "metadata-document", why: "the server supports client ID metadata documents and one is given" };
+  if (as.cimdSupported && choice.metadataUrl) return { kind: "metadata-document", why: "the server supports client ID metadata documents and one is given" };
   if (as.registrationEndpoint) return { kind: "dynamic", why: "the server offers dynamic registration" };
   return { problem: "the authorization server offers no dynamic registration (no registration_endpoint) and no client ID metadata documents; enter a pre-registered client id" };
 }

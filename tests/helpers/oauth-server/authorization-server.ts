@@ -30,6 +30,21 @@ export interface IssuedToken {
   readonly scopes: readonly string[];
   expiresAt: number;
   readonly resource: string | undefined;
+  /** Issued by a refresh_token grant. */
+  readonly refreshed: boolean;
+}
+
+/** Equal, or (RFC 8252 §7.3) loopback URIs that differ only in the port. */
+function sameRedirect(registered: string, given: string): boolean {
+  if (registered === given) return true;
+  try {
+    const a = new URL(registered);
+    const b = new URL(given);
+    const loopback = (u: URL) => u.protocol === "http:" && (u.hostname === "127.0.0.1" || u.hostname === "[::1]");
+    return loopback(a) && loopback(b) && a.hostname === b.hostname && a.pathname === b.pathname && a.search === b.search;
+  } catch {
+    return false;
+  }
 }
 
 const random = () => randomBytes(18).toString("base64url");
@@ -139,7 +154,7 @@ export class TestAuthorizationServer {
     const redirectUri = q.get("redirect_uri") ?? "";
     // An unknown client or redirect is never redirected to: the page says so.
     if (client === undefined) return html(res, 400, "<h1>Unknown client</h1>");
-    if (!client.redirectUris.includes(redirectUri)) return html(res, 400, "<h1>The redirect URI is not registered for this client</h1>");
+    if (!client.redirectUris.some((r) => sameRedirect(r, redirectUri))) return html(res, 400, "<h1>The redirect URI is not registered for this client</h1>");
     const request: Authorization = {
       clientId: client.id,
       redirectUri,
@@ -217,23 +232,23 @@ export class TestAuthorizationServer {
       if (code.redirectUri !== form.get("redirect_uri")) return oauthError(res, 400, "invalid_grant", "redirect_uri differs from the authorization request");
       if (s256(form.get("code_verifier") ?? "") !== code.challenge) return oauthError(res, 400, "invalid_grant", "PKCE verification failed");
       if (code.resource !== undefined && form.get("resource") !== code.resource) return oauthError(res, 400, "invalid_target", "resource differs from the authorization request");
-      return this.#issue(res, client.id, code.scopes, code.resource);
+      return this.#issue(res, client.id, code.scopes, code.resource, false);
     }
     if (grant === "refresh_token") {
       if (s.refreshRefused) return oauthError(res, 400, "invalid_grant", "the refresh token was revoked");
       const old = this.#refresh.get(form.get("refresh_token") ?? "");
       if (old === undefined || old.clientId !== client.id) return oauthError(res, 400, "invalid_grant", "unknown refresh token");
       this.#refresh.delete(form.get("refresh_token") ?? "");
-      return this.#issue(res, client.id, old.scopes, old.resource);
+      return this.#issue(res, client.id, old.scopes, old.resource, true);
     }
     oauthError(res, 400, "unsupported_grant_type", `grant_type ${grant ?? "(none)"} is not supported`);
   }
 
-  #issue(res: ServerResponse, clientId: string, scopes: readonly string[], resource: string | undefined): void {
+  #issue(res: ServerResponse, clientId: string, scopes: readonly string[], resource: string | undefined, refreshed: boolean): void {
     const ttl = this.#switches().accessTtlSeconds;
     const access = random();
     const refresh = random();
-    this.tokens.set(access, { clientId, scopes, expiresAt: Date.now() + ttl * 1000, resource });
+    this.tokens.set(access, { clientId, scopes, expiresAt: Date.now() + ttl * 1000, resource, refreshed });
     this.#refresh.set(refresh, { clientId, scopes, resource });
     json(res, 200, { access_token: access, token_type: "Bearer", expires_in: ttl, refresh_token: refresh, scope: scopes.join(" ") });
   }

@@ -89,7 +89,11 @@ export async function startOAuthSetup(): Promise<OAuthTestSetup> {
       return void res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ client_id: url, client_name: "Patchbay (test)", redirect_uris: [state.cimdRedirect], token_endpoint_auth_method: "none" }));
     }
     if (path !== "/mcp") return void res.writeHead(404).end();
-    const token = valid(req.headers.authorization);
+    let token = valid(req.headers.authorization);
+    if (switches.expireAtFirstCall && typeof token === "object" && !token.refreshed && /"method"\s*:\s*"tools\/call"/.test(body.toString("utf8"))) {
+      token.expiresAt = Date.now() - 1;
+      token = "bad";
+    }
     if (token === "none" || token === "bad") {
       const extra = [token === "bad" ? 'error="invalid_token", error_description="The access token is invalid or expired"' : "", switches.wwwScope ? `scope="${switches.wwwScope}"` : ""].filter((x) => x !== "").join(", ");
       res.writeHead(401, { "www-authenticate": challenge(extra), "content-type": "application/json" }).end(JSON.stringify({ error: token === "bad" ? "invalid_token" : "unauthorized" }));

@@ -36,6 +36,8 @@ export interface OAuthSwitches {
   /** Refresh grants answer 400 invalid_grant. */
   refreshRefused: boolean;
   accessTtlSeconds: number;
+  /** A token from a code exchange expires at its first tools/call (answered 401 invalid_token); refreshed ones work. */
+  expireAtFirstCall: boolean;
   /** The redirect carries iss (and the metadata promises it). */
   issInRedirect: boolean;
 }
@@ -59,6 +61,7 @@ export const DEFAULT_SWITCHES: OAuthSwitches = {
   codeRefused: false,
   refreshRefused: false,
   accessTtlSeconds: 3600,
+  expireAtFirstCall: false,
   issInRedirect: true,
 };
 
