@@ -3,7 +3,7 @@
  * it must. The authorization page is first followed without a user (servers that approve at once
  * redirect straight back); otherwise its URL is printed and a loopback listener waits for the
  * browser's redirect. The call then runs with the token; a 401 refreshes it (else authorizes
- * again) and a 403 insufficient_scope authorizes for the scopes it names, each at most twice.
+ * again) and a 403 insufficient_scope authorizes for the scopes it names, three times at most.
  * Steps go to stderr as they end; no token, code or secret is ever printed.
  */
 import { OAuthFlow, type ClientChoice, type StepRecord } from "../../src/core/oauth/index.ts";
@@ -14,8 +14,8 @@ import { nodeOAuthWorld } from "../oauth/node-world.ts";
 import type { CallDeps } from "./call-a2a.ts";
 import type { CallMcpArgs, OAuthCliOptions } from "./call-mcp-args.ts";
 
-/** Token refreshes and step-ups after the first authorization, at most. */
-export const MAX_AUTH_RETRIES = 2;
+/** New tokens (refreshes, step-ups, an authorization asked for late) per call, at most. */
+export const MAX_RECOVERIES = 3;
 
 type Once = (args: CallMcpArgs, deps: CallDeps) => Promise<number>;
 type Say = (text: string) => void;
@@ -81,12 +81,11 @@ export async function runWithOAuth(args: CallMcpArgs, deps: CallDeps, once: Once
   try {
     await flow.next();
     const probe = flow.steps[0]?.exchanges[0]?.result;
-    if (probe?.ok && probe.response.status >= 200 && probe.response.status < 300) {
-      say("the server answered without a token; calling without OAuth");
-      return await once(args, deps);
-    }
-    if (!(await authorize(flow, listener, o, deps, say))) return 1;
-    for (let retry = 0; ; retry++) {
+    // A server may let initialize through and ask for a token only later: then authorize when it asks.
+    const open = probe?.ok === true && probe.response.status >= 200 && probe.response.status < 300;
+    if (open) say("the server answered without a token; calling, and authorizing when it asks");
+    else if (!(await authorize(flow, listener, o, deps, say))) return 1;
+    for (let recoveries = 0; ; recoveries++) {
       const seen: { status?: number; www?: string } = {};
       const base = deps.fetch ?? fetch;
       const watching: typeof fetch = async (input, init) => {
@@ -94,7 +93,8 @@ export async function runWithOAuth(args: CallMcpArgs, deps: CallDeps, once: Once
         if (res.status === 401 || res.status === 403) Object.assign(seen, { status: res.status, www: res.headers.get("www-authenticate") ?? undefined });
         return res;
       };
-      const withToken: CallMcpArgs = { ...args, target: { ...target, headers: { ...target.headers, Authorization: `Bearer ${flow.facts.tokens!.accessToken}` } } };
+      const token = flow.facts.tokens?.accessToken;
+      const withToken: CallMcpArgs = token === undefined ? args : { ...args, target: { ...target, headers: { ...target.headers, Authorization: `Bearer ${token}` } } };
       // A refusal in the middle of a call may surface as a thrown error; it is rethrown unless retried.
       let code = 1;
       let thrown: { error: unknown } | undefined;
@@ -108,16 +108,21 @@ export async function runWithOAuth(args: CallMcpArgs, deps: CallDeps, once: Once
         return code;
       };
       if ((code === 0 && !thrown) || seen.status === undefined) return giveUp();
-      if (retry >= MAX_AUTH_RETRIES) {
-        say(`the server still answers ${seen.status}; giving up after ${MAX_AUTH_RETRIES} new tokens`);
+      if (recoveries >= MAX_RECOVERIES) {
+        say(`the server still answers ${seen.status}; giving up after ${MAX_RECOVERIES} new tokens`);
         return giveUp();
       }
       const challenge = bearerChallenge(seen.www);
-      if (seen.status === 403) {
+      if (token === undefined) {
+        say(`the server asks for a token now (HTTP ${seen.status}): authorizing`);
+        flow.challengeSeen(challenge);
+      } else if (seen.status === 403) {
         if (challenge?.params.error !== "insufficient_scope") return giveUp();
         say(`the server wants more scope (${challenge.params.scope ?? "not named"}): authorizing again`);
         flow.askedForScopes(challenge.params.scope);
         flow.authorizeAgain();
+      } else if (await flow.revisitResource(challenge)) {
+        say("the authorization server changed: registering and authorizing there");
       } else if (!(await flow.refresh(`the server answered 401${challenge?.params.error ? ` ${challenge.params.error}` : ""}`))) {
         say("the refresh failed; authorizing again");
         flow.authorizeAgain();

@@ -71,6 +71,23 @@ describe("patchbay call mcp --oauth", () => {
     expect(r.err).toContain("the server wants more scope (mcp:read mcp:write): authorizing again");
   });
 
+  it("authorizes when a server that let initialize through asks for a token later", async () => {
+    as.set({ openInitialize: true });
+    const r = await call([as.mcpUrl, "whoami", "--oauth"]);
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toMatch(/^hello client-\d+ \(mcp:read\)\n$/);
+    expect(r.err).toContain("the server answered without a token; calling, and authorizing when it asks");
+    expect(r.err).toContain("the server asks for a token now (HTTP 401): authorizing");
+  });
+
+  it("gives up after three new tokens when the server keeps refusing", async () => {
+    as.set({ expireAtFirstCall: true, refreshRefused: true });
+    const r = await call([as.mcpUrl, "whoami", "--oauth"]);
+    expect(r.code).toBe(1);
+    expect(r.err).toContain("giving up after 3 new tokens");
+    expect(as.authRequests.filter((q) => q.path === "/authorize")).toHaveLength(4);
+  });
+
   it("uses a pre-registered client whose secret comes from the environment (client_secret_basic)", async () => {
     as.set({ registration: "absent", tokenAuthMethods: ["client_secret_basic"] });
     // The loopback listener's port changes per run; RFC 8252 has the server accept any port.

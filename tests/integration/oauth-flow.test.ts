@@ -169,6 +169,24 @@ describe("the OAuth flow through the backend route", () => {
     expect(verdicts(f).slice(-4)).toEqual(["mcp-retry:fail", "refresh:ok", "mcp-retry:ok", "refresh:ok"]);
   });
 
+  it("registers and authorizes anew when the metadata names another authorization server (SEP-2352)", async () => {
+    const f = flow();
+    await authorized(f);
+    const oldClient = f.facts.client!.clientId;
+    as.set({ prmAuthServer: "second" });
+    as.expireAccessTokens();
+    const refused = await f.verify();
+    expect(refused.kind).toBe("unauthorized");
+    expect(await f.revisitResource(refused.kind === "unauthorized" ? refused.challenge : undefined)).toBe(true);
+    expect(last(f).notes.map((n) => n.text).join("\n")).toContain(`the authorization server changed from ${as.issuer} to ${as.secondAs.issuer}`);
+    expect(f.facts.tokens).toBeUndefined();
+    await authorized(f);
+    expect(as.secondAuthRequests.map((r) => r.path)).toEqual(expect.arrayContaining(["/register", "/authorize", "/token"]));
+    // Nothing the first server issued went to the second.
+    expect(as.secondAuthRequests.some((r) => r.url.includes(oldClient) || r.body.includes(oldClient))).toBe(false);
+    expect(await f.revisitResource(undefined)).toBe(false);
+  });
+
   it("steps up when a 403 insufficient_scope names more scopes", async () => {
     const f = flow();
     await authorized(f);

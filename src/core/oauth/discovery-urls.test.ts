@@ -70,8 +70,10 @@ describe("resourceCovers", () => {
 });
 
 describe("canonicalResource and loopback", () => {
-  it("lower-cases scheme and host and drops the fragment", () => {
-    expect(canonicalResource("HTTPS://MCP.Example.com/Mcp#x")).toBe("https://mcp.example.com/Mcp");
+  it("drops the fragment and keeps the rest as given (no slash added to a pathless URL)", () => {
+    expect(canonicalResource("https://mcp.example.com/Mcp#x")).toBe("https://mcp.example.com/Mcp");
+    expect(canonicalResource("http://127.0.0.1:9000")).toBe("http://127.0.0.1:9000");
+    expect(() => canonicalResource("not a url")).toThrow();
   });
   it("knows loopback hosts", () => {
     expect(["http://127.0.0.1:1/", "http://localhost/", "http://[::1]:8/"].map(isLoopbackUrl)).toEqual([true, true, true]);

@@ -15,11 +15,14 @@ function trimmedPath(url: URL): string {
   return url.pathname === "/" ? "" : url.pathname.replace(/\/$/, "");
 }
 
-/** The resource's canonical form (RFC 8707 §2): absolute, scheme and host lower-cased, no fragment. */
+/**
+ * The server URL as a resource indicator (RFC 8707 §2): absolute, without a fragment, otherwise
+ * as given; a URL parser would add a "/" to a pathless one, which servers compare as different.
+ */
 export function canonicalResource(serverUrl: string): string {
-  const url = new URL(serverUrl);
-  url.hash = "";
-  return url.href;
+  new URL(serverUrl);
+  const hash = serverUrl.indexOf("#");
+  return (hash < 0 ? serverUrl : serverUrl.slice(0, hash)).trim();
 }
 
 /**

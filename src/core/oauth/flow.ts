@@ -5,44 +5,17 @@
  * refresh and step-up. Every step is recorded with its raw exchanges and verdict; a failed step
  * names its reason and runs again on the next `next()`. Tokens live in this object only.
  */
-import { authorizationUrl, readRedirect, selectScopes, stepUpScopes } from "./authorization.ts";
-import type { ClientChoice, ClientIdentity } from "./client.ts";
+import { authorizationUrl, readRedirect } from "./authorization.ts";
 import { mcpRetryStep, registrationStep, tokenStep, type RetryOutcome, type TokenContext } from "./client-steps.ts";
 import { authServerStep, probeStep, resourceMetadataStep } from "./discovery-steps.ts";
 import { canonicalResource } from "./discovery-urls.ts";
-import type { AuthServerMetadata, ResourceMetadata } from "./metadata.ts";
+import { nextStepOf, scopesFor, type FlowFacts, type FlowSettings, type NextStep } from "./flow-facts.ts";
 import { challengeS256, createState, createVerifier } from "./pkce.ts";
 import { StepRun, type OAuthWorld, type StepId, type StepRecord } from "./step-run.ts";
-import { isExpired, type Tokens } from "./token.ts";
+import { isExpired } from "./token.ts";
 import { scopeList, type Challenge } from "./www-authenticate.ts";
 
-export interface FlowSettings {
-  readonly serverUrl: string;
-  /** Where the authorization server sends the browser back (the backend's /oauth/callback). */
-  readonly redirectUri: string;
-  readonly client: ClientChoice;
-  /** Scopes typed by the user (space-separated); when given they replace the chosen ones. */
-  readonly scopes?: string;
-}
-
-/** What the flow has learned so far. */
-export interface FlowFacts {
-  readonly probed: boolean;
-  readonly challenge?: Challenge;
-  readonly resource?: ResourceMetadata;
-  readonly issuer?: string;
-  readonly as?: AuthServerMetadata;
-  readonly client?: ClientIdentity;
-  /** An authorization waiting for its redirect. */
-  readonly pending?: { readonly url: string; readonly state: string; readonly verifier: string; readonly scopes: readonly string[] };
-  readonly tokens?: Tokens;
-  /** The MCP request with the current token succeeded. */
-  readonly verified: boolean;
-  /** Scopes a 403 asked for, to be added on the next authorization. */
-  readonly stepUp?: readonly string[];
-}
-
-export type NextStep = StepId | "await-redirect" | "done";
+export type { FlowFacts, FlowSettings, NextStep } from "./flow-facts.ts";
 
 export class OAuthFlow {
   readonly #world: OAuthWorld;
@@ -109,15 +82,7 @@ export class OAuthFlow {
   }
 
   get nextStep(): NextStep {
-    const f = this.#facts;
-    if (!f.probed) return "probe";
-    if (f.issuer === undefined) return "resource-metadata";
-    if (f.as === undefined) return "auth-server-metadata";
-    if (f.client === undefined) return "registration";
-    if (f.pending !== undefined) return "await-redirect";
-    if (f.tokens === undefined) return "authorization";
-    if (!f.verified) return "mcp-retry";
-    return "done";
+    return nextStepOf(this.#facts);
   }
 
   /** Runs a step body on a new record, or on `resume`'s record again (the authorization awaiting its redirect). */
@@ -202,15 +167,12 @@ export class OAuthFlow {
   }
 
   #scopes(): { scopes: string[]; from: string } {
-    const typed = scopeList(this.#settings.scopes);
-    const base = typed.length > 0 ? { scopes: typed, from: "the scopes typed in the settings" } : selectScopes(this.#facts.challenge?.params.scope, this.#facts.resource?.scopesSupported);
-    const extra = this.#facts.stepUp;
-    return extra && extra.length > 0 ? { scopes: stepUpScopes(base.scopes, extra.join(" ")), from: `${base.from}, plus ${extra.join(" ")} a 403 asked for` } : base;
+    return scopesFor(this.#settings, this.#facts);
   }
 
-  /** The resource indicator: the metadata's resource when there is one, else the server URL. */
+  /** The resource indicator: the metadata's resource exactly as published, else the server URL. */
   #resource(): string {
-    return canonicalResource(this.#facts.resource?.resource ?? this.#settings.serverUrl);
+    return this.#facts.resource?.resource ?? canonicalResource(this.#settings.serverUrl);
   }
 
   async #prepareAuthorization(): Promise<void> {
@@ -292,6 +254,37 @@ export class OAuthFlow {
     this.#set({ verified: outcome.kind === "ok" });
     if (outcome.kind === "insufficient-scope") this.askedForScopes(outcome.challenge?.params.scope);
     return outcome;
+  }
+
+  /**
+   * A challenge met later than the first request (a server that lets initialize through and
+   * asks for a token on the next request): discovery and scope selection use it.
+   */
+  challengeSeen(challenge: Challenge | undefined): void {
+    if (challenge === undefined || this.#facts.challenge !== undefined) return;
+    this.#set({ challenge });
+    this.#changed();
+  }
+
+  /**
+   * After the server refused a token: reads the protected-resource metadata again (from the new
+   * challenge's resource_metadata when there is one). When it names another authorization server,
+   * everything learned from the old one is dropped, so the client registers and authorizes anew
+   * there and never takes the old server's credentials to it. True when the server changed.
+   */
+  async revisitResource(challenge: Challenge | undefined): Promise<boolean> {
+    const before = this.#facts.issuer;
+    let moved = false;
+    await this.#run("resource-metadata", async (run) => {
+      run.note("ok", "the server refused the token: is the authorization server still the same?");
+      const got = await resourceMetadataStep(run, this.#settings.serverUrl, challenge ?? this.#facts.challenge);
+      if (!got || got.issuer === before) return;
+      moved = true;
+      run.note("warn", `the authorization server changed from ${before ?? "(none)"} to ${got.issuer}: registering and authorizing there anew`);
+      this.#facts = { probed: true, verified: false, issuer: got.issuer, ...("resource" in got ? { resource: got.resource } : {}), ...(challenge ? { challenge } : {}) };
+      this.#authorizing = undefined;
+    });
+    return moved;
   }
 
   /** A 403 insufficient_scope named more scopes: the next authorization asks for them too. */

@@ -67,8 +67,12 @@ export class TestAuthorizationServer {
   readonly #switches: () => OAuthSwitches;
   base = "";
 
-  constructor(switches: () => OAuthSwitches) {
+  readonly #prefix: string;
+
+  /** `clientPrefix` starts the ids it registers, so two servers never issue the same one. */
+  constructor(switches: () => OAuthSwitches, clientPrefix = "client") {
     this.#switches = switches;
+    this.#prefix = clientPrefix;
   }
 
   get issuer(): string {
@@ -130,7 +134,7 @@ export class TestAuthorizationServer {
     }
     const uris = doc.redirect_uris;
     if (!Array.isArray(uris) || uris.length === 0 || !uris.every((u) => typeof u === "string")) return oauthError(res, 400, "invalid_redirect_uri", "redirect_uris must list at least one URI");
-    const client: Client = { id: `client-${this.clients.size + 1}`, method: s.issueSecret ? s.secretMethod : "none", redirectUris: uris as string[], ...(s.issueSecret ? { secret: random() } : {}) };
+    const client: Client = { id: `${this.#prefix}-${this.clients.size + 1}`, method: s.issueSecret ? s.secretMethod : "none", redirectUris: uris as string[], ...(s.issueSecret ? { secret: random() } : {}) };
     this.register(client);
     json(res, 201, { client_id: client.id, ...(client.secret ? { client_secret: client.secret, client_secret_expires_at: 0 } : {}), client_name: doc.client_name, redirect_uris: client.redirectUris, token_endpoint_auth_method: client.method });
   }

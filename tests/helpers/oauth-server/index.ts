@@ -25,6 +25,9 @@ export interface OAuthTestSetup {
   /** A client ID metadata document served by the resource origin (its redirect set by `cimdRedirect`). */
   readonly cimdUrl: string;
   readonly as: TestAuthorizationServer;
+  /** A second authorization server, named by the metadata when `prmAuthServer` is "second". */
+  readonly secondAs: TestAuthorizationServer;
+  readonly secondAuthRequests: readonly RecordedRequest[];
   /** Requests to the MCP server and to the AS, oldest first (bodies included: test secrets only). */
   readonly resourceRequests: readonly RecordedRequest[];
   readonly authRequests: readonly RecordedRequest[];
@@ -55,8 +58,10 @@ function mcpHandler() {
 export async function startOAuthSetup(): Promise<OAuthTestSetup> {
   let switches: OAuthSwitches = { ...DEFAULT_SWITCHES };
   const as = new TestAuthorizationServer(() => switches);
+  const secondAs = new TestAuthorizationServer(() => switches, "second-client");
   const resourceLog = new RequestLog();
   const authLog = new RequestLog();
+  const secondLog = new RequestLog();
   const handler = mcpHandler();
   let resourceBase = "";
   let mcpUrl = "";
@@ -71,7 +76,7 @@ export async function startOAuthSetup(): Promise<OAuthTestSetup> {
   const valid = (header: string | undefined): IssuedToken | "none" | "bad" => {
     const token = /^Bearer (\S+)$/.exec(header ?? "")?.[1];
     if (token === undefined) return "none";
-    const issued = as.tokens.get(token);
+    const issued = as.tokens.get(token) ?? secondAs.tokens.get(token);
     return issued !== undefined && issued.expiresAt > Date.now() ? issued : "bad";
   };
 
@@ -80,7 +85,7 @@ export async function startOAuthSetup(): Promise<OAuthTestSetup> {
       if (switches.prmBroken === "not-json") return void res.writeHead(200, { "content-type": "text/html" }).end("<html><body>Not here</body></html>");
       const named = switches.prmBroken === "other-origin" ? "https://elsewhere.example.com/mcp" : switches.prmAt === "root" ? resourceBase : mcpUrl;
       res.writeHead(200, { "content-type": "application/json" }).end(
-        JSON.stringify({ resource: named, authorization_servers: [as.issuer], ...(switches.prmScopes ? { scopes_supported: switches.prmScopes } : {}), bearer_methods_supported: ["header"] }),
+        JSON.stringify({ resource: named, authorization_servers: [switches.prmAuthServer === "second" ? secondAs.issuer : as.issuer], ...(switches.prmScopes ? { scopes_supported: switches.prmScopes } : {}), bearer_methods_supported: ["header"] }),
       );
       return;
     }
@@ -89,6 +94,10 @@ export async function startOAuthSetup(): Promise<OAuthTestSetup> {
       return void res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ client_id: url, client_name: "Patchbay (test)", redirect_uris: [state.cimdRedirect], token_endpoint_auth_method: "none" }));
     }
     if (path !== "/mcp") return void res.writeHead(404).end();
+    const text = body.toString("utf8");
+    if (switches.openInitialize && req.headers.authorization === undefined && /"method"\s*:\s*"(initialize|notifications\/[^"]+)"/.test(text)) {
+      return sendResponse(res, await handler.fetch(toRequest(req, resourceBase, body)));
+    }
     let token = valid(req.headers.authorization);
     if (switches.expireAtFirstCall && typeof token === "object" && !token.refreshed && /"method"\s*:\s*"tools\/call"/.test(body.toString("utf8"))) {
       token.expiresAt = Date.now() - 1;
@@ -121,12 +130,16 @@ export async function startOAuthSetup(): Promise<OAuthTestSetup> {
     });
 
   const resourceServer: Server = serve(resourceLog, (req, res, path, _q, body) => resource(req, res, path, body));
-  const authServer: Server = serve(authLog, async (req, res, path, query, body) => {
-    if (!(await as.handle(req, res, path, query, body.toString("utf8")))) res.writeHead(404, { "content-type": "application/json" }).end('{"error":"not_found"}');
-  });
+  const asServer = (server: TestAuthorizationServer, log: RequestLog) =>
+    serve(log, async (req, res, path, query, body) => {
+      if (!(await server.handle(req, res, path, query, body.toString("utf8")))) res.writeHead(404, { "content-type": "application/json" }).end('{"error":"not_found"}');
+    });
+  const authServer: Server = asServer(as, authLog);
+  const secondServer: Server = asServer(secondAs, secondLog);
   resourceBase = `http://127.0.0.1:${await listenLocal(resourceServer)}`;
   mcpUrl = `${resourceBase}/mcp`;
   as.base = `http://127.0.0.1:${await listenLocal(authServer)}`;
+  secondAs.base = `http://127.0.0.1:${await listenLocal(secondServer)}`;
 
   return {
     mcpUrl,
@@ -137,6 +150,8 @@ export async function startOAuthSetup(): Promise<OAuthTestSetup> {
     },
     cimdUrl: `${resourceBase}/clients/patchbay.json`,
     as,
+    secondAs,
+    secondAuthRequests: secondLog.requests,
     resourceRequests: resourceLog.requests,
     authRequests: authLog.requests,
     set: (patch) => (switches = { ...switches, ...patch }),
@@ -144,6 +159,7 @@ export async function startOAuthSetup(): Promise<OAuthTestSetup> {
       switches = { ...DEFAULT_SWITCHES };
       resourceLog.clear();
       authLog.clear();
+      secondLog.clear();
     },
     get cimdRedirect() {
       return state.cimdRedirect;
@@ -152,10 +168,14 @@ export async function startOAuthSetup(): Promise<OAuthTestSetup> {
       state.cimdRedirect = value;
     },
     preRegister: (id, redirectUris, secret) => as.register({ id, redirectUris, method: secret?.method ?? "none", ...(secret ? { secret: secret.value } : {}) }),
-    expireAccessTokens: () => as.expireAccessTokens(),
+    expireAccessTokens: () => {
+      as.expireAccessTokens();
+      secondAs.expireAccessTokens();
+    },
     close: async () => {
       await closeServer(resourceServer);
       await closeServer(authServer);
+      await closeServer(secondServer);
     },
   };
 }

@@ -36,6 +36,10 @@ export interface OAuthSwitches {
   /** Refresh grants answer 400 invalid_grant. */
   refreshRefused: boolean;
   accessTtlSeconds: number;
+  /** initialize and notifications pass without a token; the token is asked for at the next request. */
+  openInitialize: boolean;
+  /** Which authorization server the resource metadata names (the second one is a migration, SEP-2352). */
+  prmAuthServer: "first" | "second";
   /** A token from a code exchange expires at its first tools/call (answered 401 invalid_token); refreshed ones work. */
   expireAtFirstCall: boolean;
   /** The redirect carries iss (and the metadata promises it). */
@@ -62,6 +66,8 @@ export const DEFAULT_SWITCHES: OAuthSwitches = {
   refreshRefused: false,
   accessTtlSeconds: 3600,
   expireAtFirstCall: false,
+  openInitialize: false,
+  prmAuthServer: "first",
   issInRedirect: true,
 };
 

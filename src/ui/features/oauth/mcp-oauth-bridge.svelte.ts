@@ -102,6 +102,11 @@ export class McpOAuthBridge {
   async #refreshAndReconnect(why: string): Promise<void> {
     const oauth = this.#oauth;
     oauth.open = true;
+    oauth.notice = `${why}: reading the resource metadata again.`;
+    if (await oauth.revisit(challengeIn(this.#bench.consoleLines, 401))) {
+      oauth.notice = `${why}, and the server now names another authorization server: authorize there (open the authorization page).`;
+      return;
+    }
     oauth.notice = `${why}: refreshing the token.`;
     if (await oauth.refresh(why)) {
       oauth.notice = `${why}: refreshed the token and connected again.`;

@@ -5,6 +5,7 @@
  */
 import type { ClientChoice, FlowFacts, NextStep, OAuthCrypto, OAuthFlow, OAuthSend, StepRecord, TokenAuthMethod } from "../../../core/oauth/index.ts";
 import { keepFields } from "../../state/drafts.svelte.ts";
+import { bearerChallenge } from "../../../core/oauth/www-authenticate.ts";
 import { listenForRedirects, stateOf } from "./redirect-listener.ts";
 
 export type ClientKind = ClientChoice["kind"];
@@ -174,6 +175,16 @@ export class OAuthState {
     if (text === "" || !this.facts.pending) return;
     await this.#act(() => this.#flow!.completeRedirect(text));
     if (!this.facts.pending) this.pasted = "";
+  }
+
+  /**
+   * After the server refused our token: reads its resource metadata again; when it names another
+   * authorization server, the flow starts over there (up to the authorization). True then.
+   */
+  async revisit(wwwAuthenticate: string | undefined): Promise<boolean> {
+    const moved = (await this.#act(() => this.#flow!.revisitResource(bearerChallenge(wwwAuthenticate)))) ?? false;
+    if (moved) await this.runUntilUser();
+    return moved;
   }
 
   async refresh(why: string): Promise<boolean> {
