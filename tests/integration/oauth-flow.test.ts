@@ -218,6 +218,16 @@ describe("each failure named at its step", () => {
     expect(f.facts.tokens).toBeUndefined();
   });
 
+  it("falls back to the 2025-03-26 rules without resource metadata: the server's origin and its default endpoints", async () => {
+    as.set({ prmAt: "none", wwwResourceMetadata: false });
+    const f = flow();
+    await f.runUntilUser();
+    expect(verdicts(f)).toEqual(["probe:warn", "resource-metadata:warn", "auth-server-metadata:warn", "registration:fail"]);
+    expect(f.facts.as).toMatchObject({ issuer: as.resourceBase, authorizationEndpoint: `${as.resourceBase}/authorize`, tokenEndpoint: `${as.resourceBase}/token` });
+    // This test server has no authorization server at its own origin, so the default /register is not there.
+    expect(f.failure).toMatchObject({ step: "registration", reason: expect.stringMatching(/refused the registration: HTTP 404/) });
+  });
+
   it("names a refused connection to the MCP server at the first step", async () => {
     const port = await freePort();
     const f = flow({ kind: "auto" }, { serverUrl: `http://127.0.0.1:${port}/mcp` });

@@ -122,8 +122,10 @@ export async function resourceMetadataStep(run: StepRun, serverUrl: string, chal
 /**
  * Authorization-server metadata for `issuer`: each well-known location in turn. A document that
  * is not JSON moves on to the next; one that fails the checks (issuer, endpoints, S256) fails the step.
+ * For a server without resource metadata (`legacy`), no document at all means the 2025-03-26
+ * default endpoints at the server's origin.
  */
-export async function authServerStep(run: StepRun, issuer: string): Promise<AuthServerMetadata | undefined> {
+export async function authServerStep(run: StepRun, issuer: string, legacy = false): Promise<AuthServerMetadata | undefined> {
   const misses: string[] = [];
   let badDocument: string | undefined;
   for (const url of authorizationServerMetadataUrls(issuer)) {
@@ -142,7 +144,7 @@ export async function authServerStep(run: StepRun, issuer: string): Promise<Auth
       badDocument ??= `${url}: ${doc.reason}`;
       continue;
     }
-    const checked = checkAuthServerMetadata(doc.value, issuer);
+    const checked = checkAuthServerMetadata(doc.value, issuer, legacy);
     run.notes(checked.notes);
     if (!checked.ok) {
       run.fail(`${url}: ${checked.reason}`);
@@ -150,6 +152,11 @@ export async function authServerStep(run: StepRun, issuer: string): Promise<Auth
     }
     run.pass();
     return checked.value;
+  }
+  if (legacy && badDocument === undefined && misses.every((m) => /\(HTTP 404\)$/.test(m))) {
+    run.note("warn", `no authorization-server metadata at ${issuer}: as in the 2025-03-26 specification, its default endpoints /authorize, /token and /register are used; PKCE S256 support cannot be checked`);
+    run.pass();
+    return { issuer, authorizationEndpoint: `${issuer}/authorize`, tokenEndpoint: `${issuer}/token`, registrationEndpoint: `${issuer}/register`, cimdSupported: false, issParameter: false, raw: {} };
   }
   run.fail(badDocument ?? `no authorization-server metadata for ${issuer}: ${misses.join("; ")}`);
   return undefined;

@@ -134,7 +134,8 @@ export class OAuthFlow {
         break;
       case "auth-server-metadata":
         await this.#run("auth-server-metadata", async (run) => {
-          const as = await authServerStep(run, f.issuer!);
+          // Without resource metadata (a 2025-03-26 server) the default endpoints are the last resort.
+          const as = await authServerStep(run, f.issuer!, f.resource === undefined);
           if (as) this.#set({ as });
         });
         break;

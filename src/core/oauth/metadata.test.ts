@@ -66,6 +66,12 @@ describe("authorization-server metadata", () => {
     expect(reason(checkAuthServerMetadata(asDoc(patch), "https://auth.example.com"))).toMatch(why);
   });
 
+  it("only warns about a different issuer for a server without resource metadata (2025-03-26)", () => {
+    const got = checkAuthServerMetadata(asDoc({ issuer: "https://auth.example.com/oauth" }), "https://auth.example.com", true);
+    expect(got.ok).toBe(true);
+    expect(got.notes.find((n) => n.level === "warn")?.text).toMatch(/accepted, since a server without resource metadata/);
+  });
+
   it("warns, without refusing, about a normalized issuer, endpoints elsewhere, plain http and no refresh grant", () => {
     const got = checkAuthServerMetadata(
       asDoc({ issuer: "https://auth.example.com/", token_endpoint: "http://tokens.example.net/t", grant_types_supported: ["authorization_code"] }),

@@ -87,12 +87,16 @@ function endpoint(doc: Record<string, unknown>, name: string, issuer: URL, notes
   return url;
 }
 
-/** Checks an authorization-server metadata document fetched for `issuer`. */
-export function checkAuthServerMetadata(doc: Record<string, unknown>, issuer: string): Checked<AuthServerMetadata> {
+/**
+ * Checks an authorization-server metadata document fetched for `issuer`. `legacy` (a 2025-03-26
+ * server, whose origin stands in for an issuer it never published) makes a different issuer a warning.
+ */
+export function checkAuthServerMetadata(doc: Record<string, unknown>, issuer: string, legacy = false): Checked<AuthServerMetadata> {
   const notes: Finding[] = [];
   if (typeof doc.issuer !== "string") return fail("the document has no issuer member (RFC 8414 §2 requires it)", notes);
   const same = sameIssuer(doc.issuer, issuer);
-  if (same === "different") return fail(`issuer ${JSON.stringify(doc.issuer)} does not match ${JSON.stringify(issuer)}, the issuer it was fetched for (RFC 8414 §3.3)`, notes);
+  if (same === "different" && legacy) notes.push({ level: "warn", text: `issuer ${JSON.stringify(doc.issuer)} is not ${JSON.stringify(issuer)}; accepted, since a server without resource metadata names no issuer to hold it to` });
+  else if (same === "different") return fail(`issuer ${JSON.stringify(doc.issuer)} does not match ${JSON.stringify(issuer)}, the issuer it was fetched for (RFC 8414 §3.3)`, notes);
   if (same === "normalized") notes.push({ level: "warn", text: `issuer ${JSON.stringify(doc.issuer)} equals ${JSON.stringify(issuer)} only once normalized (RFC 8414 §3.3 asks for identical strings)` });
   else notes.push({ level: "ok", text: `issuer matches ${issuer}` });
   const issuerUrl = new URL(doc.issuer);
