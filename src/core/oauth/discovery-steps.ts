@@ -5,7 +5,7 @@
  */
 import { authorizationServerMetadataUrls, protectedResourceMetadataUrls } from "./discovery-urls.ts";
 import { describeResult, header, type OAuthRequest } from "./exchange.ts";
-import { jsonObjectOf } from "./json-answer.ts";
+import { jsonObjectOf, type Checked } from "./json-answer.ts";
 import { checkAuthServerMetadata, checkResourceMetadata, type AuthServerMetadata, type ResourceMetadata } from "./metadata.ts";
 import { sendProblem, type StepRun } from "./step-run.ts";
 import { bearerChallenge, type Challenge } from "./www-authenticate.ts";
@@ -58,6 +58,39 @@ export async function probeStep(run: StepRun, serverUrl: string): Promise<{ chal
   return challenge ? { challenge } : {};
 }
 
+/**
+ * The first location with a JSON object that `check` accepts. A location without one (no 200, a
+ * failure) is a miss; a 200 that is not a JSON object is remembered and the next one tried; an
+ * object that fails `check` ends the search with that failure.
+ */
+async function firstDocument<T>(
+  run: StepRun,
+  urls: readonly string[],
+  what: string,
+  check: (doc: Record<string, unknown>) => Checked<T>,
+): Promise<{ found: T } | { refused: string } | { misses: string[]; badDocument?: string }> {
+  const misses: string[] = [];
+  let badDocument: string | undefined;
+  for (const url of urls) {
+    const { result } = await run.getFollowing(url);
+    if (!result.ok || result.response.status !== 200) {
+      misses.push(`${url} (${result.ok ? `HTTP ${result.response.status}` : describeResult(result)})`);
+      continue;
+    }
+    const doc = jsonObjectOf(result.response, what);
+    run.notes(doc.notes);
+    if (!doc.ok) {
+      badDocument ??= `${url}: ${doc.reason}`;
+      continue;
+    }
+    const checked = check(doc.value);
+    run.notes(checked.notes);
+    if (!checked.ok) return { refused: `${url}: ${checked.reason}` };
+    return { found: checked.value };
+  }
+  return { misses, ...(badDocument !== undefined ? { badDocument } : {}) };
+}
+
 export type ResourceOutcome = { readonly resource: ResourceMetadata; readonly issuer: string } | { readonly legacy: true; readonly issuer: string } | undefined;
 
 /**
@@ -78,33 +111,13 @@ export async function resourceMetadataStep(run: StepRun, serverUrl: string, chal
     }
   }
   for (const url of protectedResourceMetadataUrls(serverUrl)) if (!candidates.includes(url)) candidates.push(url);
-  const misses: string[] = [];
-  let badDocument: string | undefined;
-  for (const url of candidates) {
-    const { result } = await run.getFollowing(url);
-    if (!result.ok) {
-      misses.push(`${url} (${describeResult(result)})`);
-      continue;
-    }
-    if (result.response.status !== 200) {
-      misses.push(`${url} (HTTP ${result.response.status})`);
-      continue;
-    }
-    const doc = jsonObjectOf(result.response, "protected-resource metadata");
-    run.notes(doc.notes);
-    if (!doc.ok) {
-      badDocument ??= `${url}: ${doc.reason}`;
-      continue;
-    }
-    const checked = checkResourceMetadata(doc.value, serverUrl);
-    run.notes(checked.notes);
-    if (!checked.ok) {
-      run.fail(`${url}: ${checked.reason}`);
-      return undefined;
-    }
+  const got = await firstDocument(run, candidates, "protected-resource metadata", (doc) => checkResourceMetadata(doc, serverUrl));
+  if ("refused" in got) return void run.fail(got.refused);
+  if ("found" in got) {
     run.pass();
-    return { resource: checked.value, issuer: checked.value.authorizationServers[0]! };
+    return { resource: got.found, issuer: got.found.authorizationServers[0]! };
   }
+  const { misses, badDocument } = got;
   if (badDocument !== undefined) {
     run.fail(badDocument);
     return undefined;
@@ -126,33 +139,13 @@ export async function resourceMetadataStep(run: StepRun, serverUrl: string, chal
  * default endpoints at the server's origin.
  */
 export async function authServerStep(run: StepRun, issuer: string, legacy = false): Promise<AuthServerMetadata | undefined> {
-  const misses: string[] = [];
-  let badDocument: string | undefined;
-  for (const url of authorizationServerMetadataUrls(issuer)) {
-    const { result } = await run.getFollowing(url);
-    if (!result.ok) {
-      misses.push(`${url} (${describeResult(result)})`);
-      continue;
-    }
-    if (result.response.status !== 200) {
-      misses.push(`${url} (HTTP ${result.response.status})`);
-      continue;
-    }
-    const doc = jsonObjectOf(result.response, "authorization-server metadata");
-    run.notes(doc.notes);
-    if (!doc.ok) {
-      badDocument ??= `${url}: ${doc.reason}`;
-      continue;
-    }
-    const checked = checkAuthServerMetadata(doc.value, issuer, legacy);
-    run.notes(checked.notes);
-    if (!checked.ok) {
-      run.fail(`${url}: ${checked.reason}`);
-      return undefined;
-    }
+  const got = await firstDocument(run, authorizationServerMetadataUrls(issuer), "authorization-server metadata", (doc) => checkAuthServerMetadata(doc, issuer, legacy));
+  if ("refused" in got) return void run.fail(got.refused);
+  if ("found" in got) {
     run.pass();
-    return checked.value;
+    return got.found;
   }
+  const { misses, badDocument } = got;
   if (legacy && badDocument === undefined && misses.every((m) => /\(HTTP 404\)$/.test(m))) {
     run.note("warn", `no authorization-server metadata at ${issuer}: as in the 2025-03-26 specification, its default endpoints /authorize, /token and /register are used; PKCE S256 support cannot be checked`);
     run.pass();
