@@ -20,6 +20,11 @@ export default defineConfig({
   server: {
     host: "127.0.0.1",
     // The hooks are where agents post push notifications: they must reach the backend in dev too.
-    proxy: { "/api": { target: backend, changeOrigin: false }, "/hooks": { target: backend, changeOrigin: false } },
+    proxy: {
+      "/api": { target: backend, changeOrigin: false },
+      "/hooks": { target: backend, changeOrigin: false },
+      // The OAuth redirect page; its script is served from public/ like any static file.
+      "^/oauth/callback(\\?.*)?$": { target: backend, changeOrigin: false },
+    },
   },
 });

@@ -3,7 +3,7 @@
  * over stdio), then a tool and its JSON arguments, or --list. Everything that can be told from
  * the command line alone is checked here, before anything is started or fetched.
  */
-import { addHeader, CallUsageError, parseJsonObject, parseTimeout, tokenFromEnv, toolName } from "./call-options.ts";
+import { addHeader, CallUsageError, needs, parseJsonObject, parseTimeout, tokenFromEnv, toolName } from "./call-options.ts";
 import { DEFAULT_MCP_TIMEOUT_MS } from "./call-defaults.ts";
 import { commandWords, CommandWordsError } from "./command-words.ts";
 
@@ -21,6 +21,17 @@ export interface CallMcpArgs {
   readonly check: boolean;
   /** Each step (connect, list, call) waits at most this long. */
   readonly timeoutMs: number;
+  /** Get the token by OAuth first (URL servers). */
+  readonly oauth?: OAuthCliOptions;
+}
+
+export interface OAuthCliOptions {
+  readonly clientId?: string;
+  readonly clientSecret?: string;
+  readonly metadataUrl?: string;
+  readonly scope?: string;
+  /** How long to wait for the browser's redirect when the authorization page needs a person. */
+  readonly waitMs: number;
 }
 
 const TRANSPORTS = ["streamable-http", "sse"] as const;
@@ -34,10 +45,14 @@ export function parseCallMcpArgs(args: readonly string[], env: Readonly<Record<s
   let check = true;
   let timeoutMs = DEFAULT_MCP_TIMEOUT_MS;
   let transport: "auto" | "streamable-http" | "sse" = "auto";
+  let oauth: Partial<OAuthCliOptions> | undefined;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
     const value = () => args[++i];
-    if (arg === "--list") list = true;
+    if (arg === "--oauth" || arg.startsWith("--oauth-")) {
+      oauth = oauthOption(oauth ?? {}, arg, arg === "--oauth" ? undefined : value(), env);
+      httpOnly.push("--oauth");
+    } else if (arg === "--list") list = true;
     else if (arg === "--json") json = true;
     else if (arg === "--no-check") check = false;
     else if (arg === "--timeout") timeoutMs = parseTimeout(value());
@@ -61,14 +76,44 @@ export function parseCallMcpArgs(args: readonly string[], env: Readonly<Record<s
   const [server, tool, argumentsJson, ...extra] = positional;
   if (server === undefined) throw new CallUsageError("give the server: call mcp <url | \"command line\"> <tool> ['<json arguments>'], or --list");
   const target = targetOf(server, { transport, headers, httpOnly });
+  if (oauth && Object.keys(headers).some((h) => h.toLowerCase() === "authorization")) throw new CallUsageError("--oauth gets the token itself: leave out --token-env and an Authorization header");
+  const auth = oauth ? { oauth: { waitMs: 300_000, ...oauth } } : {};
   if (list) {
     if (tool !== undefined) throw new CallUsageError(`--list takes no tool (got ${JSON.stringify(tool)})`);
-    return { target, action: { kind: "list" }, json, check, timeoutMs };
+    return { target, action: { kind: "list" }, json, check, timeoutMs, ...auth };
   }
   if (tool === undefined) throw new CallUsageError("give the tool to call after the server, or --list to see the tools");
   if (extra.length > 0) throw new CallUsageError(`give the arguments as one JSON object in quotes, e.g. '{"message": "hi"}' (got ${extra.length + 3} arguments)`);
   const parsed = argumentsJson === undefined ? undefined : parseJsonObject(argumentsJson, "tool arguments");
-  return { target, action: { kind: "call", tool: toolName(tool), ...(parsed ? { arguments: parsed } : {}) }, json, check, timeoutMs };
+  return { target, action: { kind: "call", tool: toolName(tool), ...(parsed ? { arguments: parsed } : {}) }, json, check, timeoutMs, ...auth };
+}
+
+/** One --oauth option into the options so far; the client secret comes from the environment only. */
+function oauthOption(into: Partial<OAuthCliOptions>, flag: string, value: string | undefined, env: Readonly<Record<string, string | undefined>>): Partial<OAuthCliOptions> {
+  if (flag === "--oauth") return into;
+  if (value === undefined || value === "") throw needs(flag, flag === "--oauth-client-secret-env" ? "MCP_CLIENT_SECRET" : flag === "--oauth-wait" ? "120" : "<value>");
+  switch (flag) {
+    case "--oauth-client-id":
+      return { ...into, clientId: value };
+    case "--oauth-client-secret-env": {
+      if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(value)) throw new CallUsageError(`${flag} needs the name of an environment variable, e.g. ${flag} MCP_CLIENT_SECRET`);
+      const secret = env[value];
+      if (!secret) throw new CallUsageError(`${flag} ${value}: the environment variable ${value} is not set or empty`);
+      return { ...into, clientSecret: secret };
+    }
+    case "--oauth-client-metadata-url":
+      if (!/^https?:\/\//.test(value)) throw new CallUsageError("--oauth-client-metadata-url needs an https URL");
+      return { ...into, metadataUrl: value };
+    case "--oauth-scope":
+      return { ...into, scope: value };
+    case "--oauth-wait": {
+      const seconds = Number(value);
+      if (!Number.isInteger(seconds) || seconds < 1 || seconds > 3600) throw new CallUsageError("--oauth-wait must be seconds from 1 to 3600");
+      return { ...into, waitMs: seconds * 1000 };
+    }
+    default:
+      throw new CallUsageError(`unknown option '${flag}'`);
+  }
 }
 
 function targetOf(server: string, http: { transport: "auto" | "streamable-http" | "sse"; headers: Record<string, string>; httpOnly: readonly string[] }): McpTarget {

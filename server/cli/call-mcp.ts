@@ -15,6 +15,7 @@ import type { Issue } from "../../src/core/validation/types.ts";
 import type { CallDeps } from "./call-a2a.ts";
 import type { CallMcpArgs, McpAction } from "./call-mcp-args.ts";
 import { connectMcp, type McpSession } from "./call-mcp-connect.ts";
+import { runWithOAuth } from "./call-mcp-oauth.ts";
 
 export { parseCallMcpArgs } from "./call-mcp-args.ts";
 
@@ -140,6 +141,11 @@ function refusal(tools: readonly Record<string, unknown>[], call: Call, session:
 }
 
 export async function runCallMcp(args: CallMcpArgs, deps: CallDeps): Promise<number> {
+  // With --oauth the token is got first, and the call runs again after a refresh or step-up.
+  return args.oauth ? runWithOAuth(args, deps, callOnce) : callOnce(args, deps);
+}
+
+async function callOnce(args: CallMcpArgs, deps: CallDeps): Promise<number> {
   const compiler = new SchemaCompiler();
   const attempt = await connectMcp(args.target, { compiler, timeoutMs: args.timeoutMs, stderr: deps.stderr, ...(deps.signal ? { signal: deps.signal } : {}), ...(deps.fetch ? { fetch: deps.fetch } : {}) });
   if (!attempt.ok) {

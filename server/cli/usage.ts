@@ -188,6 +188,17 @@ structuredContent misses the outputSchema, or the server cannot be started or re
                            variable (URL servers; the token is never printed)
   --timeout <ms>           Longest wait for each step: connect, tools/list, the call
                            (default ${DEFAULT_MCP_TIMEOUT_MS})
+  --oauth                  Get the token by OAuth first (URL servers): discovery, registration,
+                           PKCE authorization (followed without a browser when the server
+                           approves at once, else a URL to open and a loopback redirect on
+                           127.0.0.1), token; a 401 refreshes it, a 403 insufficient_scope
+                           authorizes again for the scope named. Steps are named on stderr
+  --oauth-client-id <id>   A pre-registered client (else dynamic registration, or a metadata
+                           document with --oauth-client-metadata-url)
+  --oauth-client-secret-env <NAME>  Its secret, from this environment variable
+  --oauth-client-metadata-url <url> A client ID metadata document, used where supported
+  --oauth-scope '<scopes>' Ask for these scopes instead of those the server names
+  --oauth-wait <s>         How long to wait for the browser's redirect (default 300)
 
 call a2a: one message to an A2A agent over HTTP; prints the agent's direct message, or the
 task's final state and artifacts. The agent is its base URL (the card is looked for at

@@ -6,6 +6,7 @@ import { assertDocumentName, isDocumentKind } from "../../src/core/persist/names
 import type { RelaySessions } from "../mcp/relay-sessions.ts";
 import { mcpRoutes } from "../mcp/routes.ts";
 import { httpRelayRoutes } from "../relay/http-relay-route.ts";
+import { oauthRoutes } from "../oauth/fetch-route.ts";
 import { pushReceiverRoutes, type PushReceivers } from "../relay/push-receivers.ts";
 import { serveRoutes } from "../serving/routes.ts";
 import { serveInfoRoutes } from "../serving/info-routes.ts";
@@ -138,6 +139,7 @@ export function apiRoutes(deps: ApiDeps): Route[] {
     },
     ...(deps.mcp ? mcpRoutes(deps.mcp) : []),
     ...httpRelayRoutes(),
+    ...oauthRoutes(),
     ...(deps.push ? pushReceiverRoutes(deps.push) : []),
     ...(deps.serve ? [...serveRoutes(deps.serve), ...serveInfoRoutes({ workspace: () => deps.status().workspace })] : []),
     ...(deps.natsServe ? natsServeRoutes(deps.natsServe) : []),

@@ -12,6 +12,7 @@ import { readBody, readJsonBody } from "./json-body.ts";
 import { originPolicy, type OriginPolicy } from "./origin-policy.ts";
 import { createRouter, type Route, type Router } from "./router.ts";
 import { resolveAsset, sendFile } from "./static-files.ts";
+import { serveOAuthCallback } from "../oauth/callback-page.ts";
 import { bearerToken, tokenMatches } from "./token.ts";
 
 export interface HttpAppOptions {
@@ -106,6 +107,8 @@ function buildHandler(options: HttpAppOptions, router: Router, policy: () => Ori
     }
     const indexOptions = { token, port: port(), distDir };
     if (url.pathname === "/" || url.pathname === "/index.html") return serveIndex(req, res, url.searchParams, indexOptions);
+    // The OAuth redirect URI: a static page, no token (the authorization server's redirect brings no header).
+    if (serveOAuthCallback(req, res, url.pathname)) return;
     const file = await resolveAsset(distDir, url.pathname);
     if (file === null) throw new HttpError(404, "not_found", `nothing at ${url.pathname}`);
     if (await isIndex(file)) return serveIndex(req, res, url.searchParams, indexOptions);

@@ -9,6 +9,7 @@ import type { ServerResponse } from "node:http";
 import { isJsonObject } from "../../src/core/json/index.ts";
 import { HttpError } from "../http/errors.ts";
 import type { Reply, Route } from "../http/router.ts";
+import { checkedHeaders, checkedUrl } from "./forward-request.ts";
 import { connectFailure, headerObject } from "./http-failure.ts";
 import { parseLimits, type RelayLimits } from "./relay-limits.ts";
 import { redirectRefusal, UpstreamCall, upstreamFetch } from "./upstream-call.ts";
@@ -18,8 +19,6 @@ export const RELAY_HTTP_PATH = "/api/relay/http";
 export const MAX_FORWARD_BODY = 4 * 1024 * 1024;
 
 const METHODS = new Set(["GET", "POST", "DELETE"]);
-/** Set by the relay's own connection, or meaningless once relayed. */
-const DROPPED = new Set(["host", "content-length", "connection", "transfer-encoding", "keep-alive", "upgrade", "te", "trailer", "origin", "referer"]);
 
 export interface RelayRequest {
   readonly url: URL;
@@ -34,27 +33,10 @@ const bad = (message: string) => new HttpError(400, "invalid_relay_request", mes
 /** Checks the browser's description of the request; anything off is a 400 naming the member. */
 export function parseRelayRequest(value: unknown): RelayRequest {
   if (!isJsonObject(value)) throw bad('the body must be a JSON object such as {"url":"http://127.0.0.1:4000/","method":"GET"}');
-  if (typeof value.url !== "string") throw bad("url must be a string");
-  let url: URL;
-  try {
-    url = new URL(value.url);
-  } catch {
-    throw bad(`url ${JSON.stringify(value.url.slice(0, 200))} is not an absolute URL`);
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:") throw bad(`url must be http or https, not ${url.protocol.replace(":", "")}`);
-  if (url.username !== "" || url.password !== "") throw bad("url must not carry credentials; send an Authorization header instead");
+  const url = checkedUrl(value.url, "invalid_relay_request");
   const method = value.method ?? "GET";
   if (typeof method !== "string" || !METHODS.has(method)) throw bad("method must be GET, POST or DELETE");
-  const headers: Record<string, string> = {};
-  if (value.headers !== undefined) {
-    if (!isJsonObject(value.headers)) throw bad("headers must be an object of strings");
-    for (const [name, v] of Object.entries(value.headers)) {
-      if (typeof v !== "string") throw bad(`header ${JSON.stringify(name)} must be a string`);
-      if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw bad(`${JSON.stringify(name)} is not a header name`);
-      if (/[\r\n\0]/.test(v)) throw bad(`header ${name} holds a line break or NUL`);
-      if (!DROPPED.has(name.toLowerCase())) headers[name] = v;
-    }
-  }
+  const headers = checkedHeaders(value.headers, "invalid_relay_request");
   if (value.body !== undefined && typeof value.body !== "string") throw bad("body must be a string (the exact text to send)");
   if (typeof value.body === "string" && Buffer.byteLength(value.body) > MAX_FORWARD_BODY) throw new HttpError(413, "body_too_large", `body is over ${MAX_FORWARD_BODY} bytes`);
   if (value.body !== undefined && method === "GET") throw bad("a GET carries no body");
