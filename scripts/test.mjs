@@ -166,7 +166,7 @@ stage("end-to-end (Playwright, Chromium)", "npx", ["playwright", "test", "-c", "
 process.stdout.write("\n━━ summary ━━\n");
 for (const r of results) {
   const figures = r.unit === "tests" ? `${r.passed} passed, ${r.failed} failed${r.skipped ? `, ${r.skipped} SKIPPED` : ""}` : r.ok ? "ok" : "FAILED";
-  process.stdout.write(`${r.ok ? "✔" : "✘"} ${r.name.padEnd(40)} ${figures}${r.note ? ` (${r.note})` : ""}\n`);
+  process.stdout.write(`${r.ok ? "✔" : "✘"} ${r.name.padEnd(40)} ${`${Math.round(r.seconds)} s`.padStart(6)}  ${figures}${r.note ? ` (${r.note})` : ""}\n`);
 }
 const total = results.reduce((a, r) => ({ passed: a.passed + r.passed, failed: a.failed + r.failed, skipped: a.skipped + r.skipped }), { passed: 0, failed: 0, skipped: 0 });
 if (total.skipped > 0) process.stdout.write(`WARNING: ${total.skipped} tests were skipped; see above for why.\n`);

@@ -43,6 +43,7 @@ describe("the API route table", () => {
     const effects = routes.filter((r) => !r.safe);
     expect(effects.map((r) => `${r.method} ${r.path}`).sort()).toEqual([
       "DELETE /api/workspace/:kind/:name",
+      "POST /api/oauth/fetch",
       "POST /api/relay/http",
       "PUT /api/workspace/:kind/:name",
     ]);

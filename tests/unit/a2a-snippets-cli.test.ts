@@ -15,7 +15,8 @@ function callArgs(snippets: ReturnType<typeof clientSnippets>): ReturnType<typeo
 
 describe("the A2A snippet's patchbay command", () => {
   it("is one the real `call a2a` parser takes: the card URL and the text", () => {
-    expect(callArgs(clientSnippets({ name: "demo", a2a }))).toMatchObject({ card: a2a.cardUrl, text: "hello", stream: false, json: false });
+    const patchbay = ["/usr/bin/node", "/opt/patchbay/bin/patchbay.mjs"];
+    expect(callArgs(clientSnippets({ name: "demo", patchbay, a2a }))).toMatchObject({ card: a2a.cardUrl, text: "hello", stream: false, json: false });
   });
 
   it("still parses when it runs the clone's bin/patchbay.mjs from a path with a space", () => {
