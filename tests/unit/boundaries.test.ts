@@ -26,6 +26,7 @@ describe("import boundaries are enforced by lint", LINT_TIMEOUT, () => {
     ["bare fs in core", `import { readFileSync } from "fs";\nexport const r = readFileSync;\n`, CORE_FILE],
     ["the UI from core", `import { nextIndex } from "../../ui/lib/roving-focus.ts";\nexport const n = nextIndex;\n`, CORE_FILE],
     ["the MCP SDK outside core/mcp", `import { Client } from "@modelcontextprotocol/sdk/client/index.js";\nexport const c = Client;\n`, CORE_FILE],
+    ["the v2 MCP client package outside core/mcp", `import { Client } from "@modelcontextprotocol/client";\nexport const c = Client;\n`, CORE_FILE],
     ["nats-core outside core/nats", `import { headers } from "@nats-io/nats-core";\nexport const h = headers;\n`, UI_FILE],
     ["Monaco outside ui/editor", `import * as monaco from "monaco-editor";\nexport const m = monaco;\n`, UI_FILE],
     ["the backend from the UI", `import { main } from "../../../server/cli.ts";\nexport const m = main;\n`, UI_FILE],

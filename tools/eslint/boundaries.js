@@ -24,7 +24,16 @@ const layerEscapes = {
   server: [pattern(["**/src/ui/**", "**/ui/**"], "The backend must not import the UI layer.")],
 };
 const sdkOutsideMcp = pattern(
-  ["@modelcontextprotocol/sdk", "@modelcontextprotocol/sdk/*"],
+  [
+    "@modelcontextprotocol/sdk",
+    "@modelcontextprotocol/sdk/*",
+    "@modelcontextprotocol/client",
+    "@modelcontextprotocol/client/*",
+    "@modelcontextprotocol/server",
+    "@modelcontextprotocol/server/*",
+    "@modelcontextprotocol/core",
+    "@modelcontextprotocol/core/*",
+  ],
   "The MCP SDK is used only in src/core/mcp and src/core/serving.",
 );
 const natsLibOutsideNats = pattern(

@@ -1,13 +1,12 @@
-import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { type JSONRPCMessage, JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js";
+import { type JSONRPCMessage, specTypeSchemas, SSEClientTransport, StreamableHTTPClientTransport, type TransportSendOptions } from "@modelcontextprotocol/client";
 import type { Clock, IdSource } from "../env/environment.ts";
 import { httpFrameHeaders, type HeaderSource } from "../wire/http-headers.ts";
 import type { WireLog } from "../wire/wire-log.ts";
 import { DirectRefusedError, headerObject, mediaType, nameRefusal } from "./direct-refusal.ts";
 import { SseSplitter } from "../framing/sse-splitter.ts";
 import { FrameRecorder, type FrameExtra } from "./frame-recorder.ts";
+import type { McpTransport } from "./mcp-transport.ts";
+import { standardHeaders } from "./modern-headers.ts";
 import { preview, type RelayConsoleEvent } from "./relay-api.ts";
 import { bodyPreview, RelayError } from "./relay-error.ts";
 
@@ -37,7 +36,7 @@ type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K>
  * fetch. The fetch it is given records every frame verbatim in the wire log as it crosses, names
  * failures by step (a CORS refusal included), and reports each HTTP status to the console.
  */
-export class DirectTransport implements Transport {
+export class DirectTransport implements McpTransport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
@@ -89,19 +88,32 @@ export class DirectTransport implements Transport {
     }
   }
 
-  send(message: JSONRPCMessage): Promise<void> {
+  /** Over Streamable HTTP each request is its own POST; closing it cancels the request (2026-07-28). */
+  get hasPerRequestStream(): boolean {
+    return this.#inner instanceof StreamableHTTPClientTransport;
+  }
+
+  readonly channelKind = "http" as const;
+
+  send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
     if (this.#closed) return Promise.reject(new RelayError("send", "the direct connection is closed"));
-    return this.#inner.send(message);
+    return this.#inner instanceof StreamableHTTPClientTransport ? this.#inner.send(message, options) : this.#inner.send(message);
   }
 
   /** Sends any text as one message, valid JSON-RPC or not (raw mode); answers reach onmessage. */
   async sendRaw(text: string): Promise<void> {
     if (!this.#started) throw new Error("DirectTransport is not started");
     if (this.#closed) throw new RelayError("send", "the direct connection is closed");
-    const headers: Record<string, string> = { ...this.#options.session.headers, "content-type": "application/json", accept: ACCEPT };
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      parsed = undefined;
+    }
+    const headers: Record<string, string> = { ...this.#options.session.headers, ...standardHeaders(parsed), "content-type": "application/json", accept: ACCEPT };
     const sessionId = this.#inner instanceof StreamableHTTPClientTransport ? this.#inner.sessionId : undefined;
     if (sessionId !== undefined) headers["mcp-session-id"] = sessionId;
-    if (this.#protocolVersion !== undefined) headers["mcp-protocol-version"] = this.#protocolVersion;
+    if (this.#protocolVersion !== undefined && headers["Mcp-Protocol-Version"] === undefined) headers["mcp-protocol-version"] = this.#protocolVersion;
     const url = this.#options.session.transport === "sse" ? this.#endpoint : this.#url;
     if (url === undefined) throw new RelayError("send", "the server has not yet said where to send messages (no endpoint event)");
     const res = await this.#fetch(url, { method: "POST", headers, body: text });
@@ -264,8 +276,8 @@ export class DirectTransport implements Transport {
       return;
     }
     for (const one of Array.isArray(value) ? value : [value]) {
-      const parsed = JSONRPCMessageSchema.safeParse(one);
-      if (parsed.success) this.onmessage?.(parsed.data);
+      const checked = specTypeSchemas.JSONRPCMessage["~standard"].validate(one);
+      if (!checked.issues) this.onmessage?.(one as JSONRPCMessage);
       else this.onerror?.(new RelayError("protocol", `server sent a message that is not valid JSON-RPC 2.0: ${preview(JSON.stringify(one) ?? text)}`));
     }
   }
