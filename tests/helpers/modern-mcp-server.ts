@@ -57,14 +57,14 @@ function build(tasks: ModernTasks, seen: ModernSeen, bump: () => number, stateCo
   server.registerTool("slow-count", { description: "Counts with progress; stops when cancelled", inputSchema: z.object({ steps: z.number().int(), delayMs: z.number().int() }) }, async ({ steps, delayMs }, ctx) => {
     const token = ctx.mcpReq._meta?.progressToken;
     for (let i = 1; i <= steps; i++) {
+      await new Promise((resolve) => setTimeout(resolve, delayMs));
       if (ctx.mcpReq.signal.aborted) {
         seen.cancelled++;
         return text(`cancelled at ${i}`);
       }
-      await new Promise((resolve) => setTimeout(resolve, delayMs));
-      if (token !== undefined) await ctx.mcpReq.notify({ method: "notifications/progress", params: { progressToken: token, progress: i, total: steps, message: `step ${i}` } });
+      // Progress after the client went away has nowhere to go; the next step sees the abort.
+      if (token !== undefined) await ctx.mcpReq.notify({ method: "notifications/progress", params: { progressToken: token, progress: i, total: steps, message: `step ${i}` } }).catch(() => undefined);
     }
-    if (ctx.mcpReq.signal.aborted) seen.cancelled++;
     return text(`counted ${steps}`);
   });
   server.registerTool("log", { description: "Logs at a level", inputSchema: z.object({ level: z.enum(["debug", "info", "warning", "error"]), message: z.string() }) }, async ({ level, message }, ctx) => {

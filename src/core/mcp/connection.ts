@@ -10,6 +10,7 @@ import type { CallOptions, CallOutcome, ClientCapabilityChoice, ClientHandlers, 
 import type { Envelope } from "./envelope.ts";
 import { eraMismatch, modernServerRequest } from "./era-check.ts";
 import type { McpTransport } from "./mcp-transport.ts";
+import type { InputAnswers, InputRound } from "./mrtr.ts";
 import { scanHeaderParams, type HeaderParam } from "./modern-headers.ts";
 import { listAll } from "./paginate.ts";
 import { DEFAULT_REQUEST_TIMEOUT_MS, RequestChannel, type ChannelRequestOptions } from "./request-channel.ts";
@@ -225,9 +226,14 @@ export class McpConnection extends TypedEventTarget<McpConnectionEvents> {
   #flowDeps() {
     return {
       exchange: (method: string, params: Record<string, unknown>, opts: ChannelRequestOptions) => this.#exchange(method, params, opts),
-      answer: (round: Parameters<typeof callWithInput.defaultAnswer>[0]) => callWithInput.defaultAnswer(round, this.#handlers, this.#choice),
+      answer: (round: InputRound) => this.answerInput(round),
       era: this.#connected().info.era,
     };
+  }
+
+  /** Answers a round of input requests the way a plain call does: through the connection's handlers (the page's dialogs and stubs). */
+  answerInput(round: InputRound): Promise<InputAnswers> {
+    return callWithInput.defaultAnswer(round, this.#handlers, this.#choice);
   }
 
   /** Calls a tool; never throws for anything the server or the wait can cause. */

@@ -35,6 +35,8 @@ describe("standardHeaders", () => {
     expect(standardHeaders(request("resources/read", { uri: "file:///ä.txt" }))["Mcp-Name"]).toBe(encodeHeaderValue("file:///ä.txt"));
     expect(standardHeaders(request("prompts/get", { name: "greet" }))["Mcp-Name"]).toBe("greet");
     expect(standardHeaders(request("tools/list", {}))).toEqual({ "Mcp-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/list" });
+    for (const method of ["tasks/get", "tasks/update", "tasks/cancel"]) expect(standardHeaders(request(method, { taskId: "t-1" }))["Mcp-Name"]).toBe("t-1");
+    expect(standardHeaders(request("completion/complete", { name: "not mirrored" }))["Mcp-Name"]).toBeUndefined();
   });
 
   it("adds nothing to a legacy message, a notification or something that is not JSON-RPC", () => {

@@ -57,13 +57,28 @@ export function decodeHeaderValue(value: string): string | undefined {
   }
 }
 
+/**
+ * The body member `Mcp-Name` mirrors, by method: the tool or prompt name, the resource URI, and
+ * (the tasks extension's HTTP binding) the task id, so a router can send a task's requests to the
+ * instance that holds it.
+ */
+const NAME_FIELD: Readonly<Record<string, string>> = {
+  "tools/call": "name",
+  "prompts/get": "name",
+  "resources/read": "uri",
+  "tasks/get": "taskId",
+  "tasks/update": "taskId",
+  "tasks/cancel": "taskId",
+};
+
 /** `Mcp-Protocol-Version`, `Mcp-Method` and `Mcp-Name` for a request whose envelope names a version; none otherwise. */
 export function standardHeaders(message: unknown): Record<string, string> {
   const version = envelopeVersion(message);
   if (version === undefined || !isJsonObject(message) || typeof message.method !== "string" || !("id" in message)) return {};
   const headers: Record<string, string> = { "Mcp-Protocol-Version": version, "Mcp-Method": message.method };
   const params = isJsonObject(message.params) ? message.params : {};
-  const name = message.method === "resources/read" ? params.uri : message.method === "tools/call" || message.method === "prompts/get" ? params.name : undefined;
+  const field = NAME_FIELD[message.method];
+  const name = field === undefined ? undefined : params[field];
   if (typeof name === "string") headers["Mcp-Name"] = encodeHeaderValue(name);
   return headers;
 }

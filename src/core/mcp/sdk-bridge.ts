@@ -98,8 +98,22 @@ export class SdkBridge implements Transport {
       this.discoverResult = message.result;
     } else if (isJsonObject(message.error)) {
       const e = message.error;
-      const status = relayFailureOf(e.data)?.status;
-      this.probeAnswer = { kind: "error", code: typeof e.code === "number" ? e.code : NaN, message: String(e.message ?? ""), ...(status !== undefined ? { status } : {}) };
+      const relay = relayFailureOf(e.data);
+      // A refusal the relay reported for the server: the server's own error from the body, when it sent one.
+      const own = relay ? jsonRpcErrorIn(relay.body) : undefined;
+      const error = own ?? { code: typeof e.code === "number" ? e.code : NaN, message: String(e.message ?? "") };
+      this.probeAnswer = { kind: "error", ...error, ...(relay?.status !== undefined ? { status: relay.status } : {}) };
     }
+  }
+}
+
+function jsonRpcErrorIn(body: string | undefined): { code: number; message: string } | undefined {
+  if (body === undefined) return undefined;
+  try {
+    const value = JSON.parse(body) as { error?: { code?: unknown; message?: unknown } };
+    const e = value.error;
+    return e && typeof e.code === "number" && typeof e.message === "string" ? { code: e.code, message: e.message } : undefined;
+  } catch {
+    return undefined;
   }
 }
