@@ -59,8 +59,8 @@ async function rounds(deps: FlowDeps, method: string, first: Record<string, unkn
     options.onInputRound?.(round);
     if (index > max) return { kind: "stopped", result, message: `The server still wanted input after ${max} rounds; the call stopped there.` };
     const answers = options.answerInput ? await options.answerInput(round) : await deps.answer(round);
-    if (answers === null) return { kind: "stopped", result, message: `Stopped at round ${index}: the server's input requests were not answered.` };
     if (options.signal?.aborted) return { kind: "error", error: cancelled(method, String(options.signal.reason ?? "aborted")) };
+    if (answers === null) return { kind: "stopped", result, message: `Stopped at round ${index}: the server's input requests were not answered.` };
     params = retryParams(params, answers);
   }
 }

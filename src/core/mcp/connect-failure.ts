@@ -95,8 +95,10 @@ function classifyOnly(error: unknown, ctx: ConnectContext): ConnectFailure {
   if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout && step === "server/discover") {
     return { step: "timeout", message: `no answer to server/discover: ${error.message}` };
   }
-  if (isConnectionClosed(error)) {
-    return { step: "closed", message: `the connection closed before ${step} was answered${ctx.closedReason ? `: ${ctx.closedReason}` : ""}` };
+  if (isConnectionClosed(error) || (error instanceof SdkError && error.code === SdkErrorCode.EraNegotiationFailed && /connection closed during the server\/discover probe/.test(error.message))) {
+    // Some stdio servers end on any request that comes before initialize.
+    const hint = step === "server/discover" ? "; a server that exits on a request before initialize needs the legacy era" : "";
+    return { step: "closed", message: `the connection closed before ${step} was answered${ctx.closedReason ? `: ${ctx.closedReason}` : ""}${hint}` };
   }
   if (error instanceof SdkHttpError && (error.data?.status === 401 || error.data?.status === 403)) {
     return { step: "auth", message: `the server wants authorization (HTTP ${error.data.status}) before it answers ${step}`, status: error.data.status, ...(typeof error.data.text === "string" ? { raw: error.data.text } : {}) };

@@ -123,6 +123,11 @@ export class McpConnection extends TypedEventTarget<McpConnectionEvents> {
     return this.#connected().capabilities;
   }
 
+  /** The `_meta` envelope a request carries now, on a modern connection (undefined on a legacy one). */
+  envelope(): Envelope | undefined {
+    return this.#envelope();
+  }
+
   #envelope(): Envelope | undefined {
     const session = this.#session;
     if (!session || session.info.era !== "modern") return undefined;
