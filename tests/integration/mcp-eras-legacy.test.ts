@@ -7,9 +7,9 @@
  */
 import type { ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { McpConnectError, McpConnection, TaskError } from "../../src/core/mcp/index.ts";
+import { DirectTransport, McpConnectError, McpConnection, TaskError } from "../../src/core/mcp/index.ts";
 import { WireLog } from "../../src/core/wire/index.ts";
-import { systemClock } from "../../src/core/env/index.ts";
+import { sequentialIds, systemClock } from "../../src/core/env/index.ts";
 import { EVERYTHING_JS, startEverythingHttp } from "../helpers/everything-server.ts";
 import { startTestBackend, type TestBackend } from "../helpers/http-client.ts";
 import { CLIENT_INFO, relayed, relayTransport, type Relayed } from "../helpers/mcp-connect.ts";
@@ -48,6 +48,23 @@ describe("auto falls back to legacy", () => {
       expect((await session.connection.callTool("echo", { message: "after the probe" })).kind).toBe("success");
     } finally {
       await session.close();
+    }
+  });
+
+  it("from the page itself (direct), where the server's HTTP refusal of the probe is its answer", async () => {
+    const clock = systemClock(performance, Date);
+    const transport = new DirectTransport({ fetch, session: { transport: "streamable-http", url: `http://127.0.0.1:${http.port}/mcp` }, wireLog: new WireLog(clock, 100), clock, ids: sequentialIds("d") });
+    const connection = new McpConnection();
+    const errors: Error[] = [];
+    connection.on("error", (e) => errors.push(e));
+    try {
+      const info = await connection.connect(transport, { clientInfo: CLIENT_INFO, era: "auto", timeoutMs: 20_000 });
+      expect(info.era).toBe("legacy");
+      expect(info.eraChoice.reason).toBe("legacy: server/discover answered HTTP 400, -32000 (Bad Request: Server not initialized)");
+      expect((await connection.callTool("echo", { message: "direct" })).kind).toBe("success");
+      expect(errors).toEqual([]);
+    } finally {
+      await connection.close();
     }
   });
 

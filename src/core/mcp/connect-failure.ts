@@ -74,7 +74,11 @@ export interface ConnectContext {
  */
 export function classifyConnectFailure(error: unknown, ctx: ConnectContext = {}): ConnectFailure {
   const failure = classifyOnly(error, ctx);
-  if (ctx.notJsonRpc === undefined || (failure.step !== "closed" && failure.step !== "timeout")) return failure;
+  if (ctx.notJsonRpc === undefined || (failure.step !== "closed" && failure.step !== "timeout")) {
+    // Some stdio servers end on any request that comes before initialize.
+    if (failure.step === "closed" && ctx.step === "server/discover") return { ...failure, message: `${failure.message}; a server that exits on a request before initialize needs the legacy era` };
+    return failure;
+  }
   return { step: "not-mcp", message: `${ctx.notJsonRpc}, so it is not an MCP server, or not started as one (${failure.message})` };
 }
 
@@ -96,9 +100,7 @@ function classifyOnly(error: unknown, ctx: ConnectContext): ConnectFailure {
     return { step: "timeout", message: `no answer to server/discover: ${error.message}` };
   }
   if (isConnectionClosed(error) || (error instanceof SdkError && error.code === SdkErrorCode.EraNegotiationFailed && /connection closed during the server\/discover probe/.test(error.message))) {
-    // Some stdio servers end on any request that comes before initialize.
-    const hint = step === "server/discover" ? "; a server that exits on a request before initialize needs the legacy era" : "";
-    return { step: "closed", message: `the connection closed before ${step} was answered${ctx.closedReason ? `: ${ctx.closedReason}` : ""}${hint}` };
+    return { step: "closed", message: `the connection closed before ${step} was answered${ctx.closedReason ? `: ${ctx.closedReason}` : ""}` };
   }
   if (error instanceof SdkHttpError && (error.data?.status === 401 || error.data?.status === 403)) {
     return { step: "auth", message: `the server wants authorization (HTTP ${error.data.status}) before it answers ${step}`, status: error.data.status, ...(typeof error.data.text === "string" ? { raw: error.data.text } : {}) };

@@ -8,7 +8,7 @@ import { FrameRecorder, type FrameExtra } from "./frame-recorder.ts";
 import type { McpTransport } from "./mcp-transport.ts";
 import { standardHeaders } from "./modern-headers.ts";
 import { preview, type RelayConsoleEvent } from "./relay-api.ts";
-import { bodyPreview, RelayError } from "./relay-error.ts";
+import { bodyPreview, RELAY_FAILURE_CODE, RelayError } from "./relay-error.ts";
 
 /** An MCP server the page talks to itself, without the backend. */
 export interface DirectSession {
@@ -25,9 +25,13 @@ export interface DirectTransportOptions {
   readonly ids: IdSource;
   /** HTTP statuses and failures, for the console pane. */
   readonly onConsole?: (event: RelayConsoleEvent) => void;
+  /** True when a CORS or network refusal makes the page fall back to the relay (Auto). */
+  readonly relayFallback?: boolean;
 }
 
 const ACCEPT = "application/json, text/event-stream";
+/** What a server/discover probe may meet from a server that does not know it. */
+const PROBE_REFUSALS: ReadonlySet<string> = new Set(["http", "cors", "not-mcp"]);
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
@@ -49,6 +53,8 @@ export class DirectTransport implements McpTransport {
   /** Where a legacy SSE server takes POSTs, from its `endpoint` event. */
   #endpoint: URL | undefined;
   #protocolVersion: string | undefined;
+  /** server/discover probes on their way. */
+  #probing = 0;
   #startFailure: Error | undefined;
   #started = false;
   #closing = false;
@@ -69,7 +75,10 @@ export class DirectTransport implements McpTransport {
         : new StreamableHTTPClientTransport(this.#url, { fetch, requestInit });
     this.#inner.onmessage = (message) => this.onmessage?.(message);
     this.#inner.onerror = (error) => {
-      if (!this.#closing) this.onerror?.(this.#explain(error));
+      const explained = this.#explain(error);
+      // The probe's refusal reaches the client as its answer; it ends nothing.
+      if (this.#probing > 0 && explained instanceof RelayError && PROBE_REFUSALS.has(explained.step) && !(explained instanceof DirectRefusedError && this.#options.relayFallback === true)) return;
+      if (!this.#closing) this.onerror?.(explained);
     };
     this.#inner.onclose = () => this.#finish();
   }
@@ -95,9 +104,24 @@ export class DirectTransport implements McpTransport {
 
   readonly channelKind = "http" as const;
 
-  send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
-    if (this.#closed) return Promise.reject(new RelayError("send", "the direct connection is closed"));
-    return this.#inner instanceof StreamableHTTPClientTransport ? this.#inner.send(message, options) : this.#inner.send(message);
+  async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    if (this.#closed) throw new RelayError("send", "the direct connection is closed");
+    const probe = "method" in message && message.method === "server/discover" && "id" in message ? message.id : undefined;
+    if (probe === undefined) return this.#inner instanceof StreamableHTTPClientTransport ? this.#inner.send(message, options) : this.#inner.send(message);
+    // A refusal of the server/discover probe (an HTTP error status, or CORS: a 2025 server's
+    // allow-list predates the 2026 headers) is the server's answer to it, as the relay reports it.
+    this.#probing++;
+    try {
+      await (this.#inner instanceof StreamableHTTPClientTransport ? this.#inner.send(message, options) : this.#inner.send(message));
+    } catch (error) {
+      if (!(error instanceof RelayError) || !PROBE_REFUSALS.has(error.step)) throw error;
+      // With a relay to fall back to, a CORS refusal is the fallback's to handle, not an answer.
+      if (error instanceof DirectRefusedError && this.#options.relayFallback === true) throw error;
+      const relayFailure = { step: error.step, ...(error.status !== undefined ? { status: error.status } : {}), ...(error.body !== undefined ? { body: error.body } : {}) };
+      this.onmessage?.({ jsonrpc: "2.0", id: probe, error: { code: RELAY_FAILURE_CODE, message: error.message, data: { relayFailure } } });
+    } finally {
+      this.#probing--;
+    }
   }
 
   /** Sends any text as one message, valid JSON-RPC or not (raw mode); answers reach onmessage. */

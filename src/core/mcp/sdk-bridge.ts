@@ -15,6 +15,8 @@ type Lifecycle = "initialize" | "server/discover";
 export interface BridgeHooks {
   /** Offered every message from the server first; true when it was taken. */
   take(message: unknown): boolean;
+  /** Every transport error, also those during the probe, before the SDK has handlers of its own. */
+  transportError?(error: Error): void;
 }
 
 export class SdkBridge implements Transport {
@@ -34,13 +36,21 @@ export class SdkBridge implements Transport {
   /** The DiscoverResult as received. */
   discoverResult: unknown;
 
+  /** True while a server/discover probe waits for its answer. */
+  get probing(): boolean {
+    return [...this.#asked.values()].includes("server/discover");
+  }
+
   constructor(inner: McpTransport, hooks: BridgeHooks) {
     this.#inner = inner;
     this.#hooks = hooks;
     // The SDK recognizes a process pipe by these members; over one, a silent probe means a legacy server.
     if (inner.channelKind === "stdio") Object.defineProperties(this, { stderr: { value: null, enumerable: true }, pid: { value: null, enumerable: true } });
     inner.onmessage = (message) => this.#received(message);
-    inner.onerror = (error) => this.onerror?.(error);
+    inner.onerror = (error) => {
+      hooks.transportError?.(error);
+      this.onerror?.(error);
+    };
     inner.onclose = () => this.onclose?.();
   }
 

@@ -56,18 +56,23 @@ export async function openSdkSession(transport: McpTransport, options: ConnectOp
     inputRequired: { autoFulfill: false },
   });
   callbacks.install(client);
-  const bridge = new SdkBridge(transport, callbacks);
   let failConnect: ((error: Error) => void) | undefined;
   const failed = new Promise<never>((_, reject) => (failConnect = reject));
   failed.catch(() => {});
   // What the server said that is not JSON-RPC, if anything: the likeliest reason it never answered.
   let notJsonRpc: RelayError | undefined;
   let connected = false;
-  client.onerror = (error) => {
-    if (error instanceof RelayError && FATAL_RELAY_STEPS.has(error.step)) failConnect?.(error);
-    if (error instanceof RelayError && error.step === "protocol" && !connected) notJsonRpc ??= error;
-    callbacks.onError(error);
-  };
+  const bridge = new SdkBridge(transport, {
+    take: callbacks.take,
+    // Seen from the transport itself, so what goes wrong while the SDK probes counts too.
+    transportError: (error) => {
+      // A server that refuses the probe over HTTP may still speak initialize: that refusal is its answer.
+      const probeRefused = bridge.probing && error instanceof RelayError && (error.step === "http" || error.step === "not-mcp");
+      if (error instanceof RelayError && FATAL_RELAY_STEPS.has(error.step) && !probeRefused) failConnect?.(error);
+      if (error instanceof RelayError && error.step === "protocol" && !connected) notJsonRpc ??= error;
+    },
+  });
+  client.onerror = (error) => callbacks.onError(error);
   client.onclose = () => callbacks.onClose();
   try {
     await Promise.race([client.connect(bridge, { timeout: timeoutMs }), failed]);
