@@ -89,7 +89,7 @@ test.describe("MCP workbench against a 2026-07-28 server (the v2 server package)
     await state.fill("tampered-state");
     await page.getByRole("button", { name: "Send retry" }).click();
     await expect(mcp.outcome).toHaveText("JSON-RPC error");
-    await expect(page.getByRole("region", { name: "Call outcome" })).toContainText(/requestState/i);
+    await expect(page.getByRole("region", { name: "Call outcome" })).toContainText(/The server refused the request \(code -32602\): .*requestState/i);
     await expect(eras.rounds).toContainText("(changed by hand)");
   });
 });
