@@ -1,3 +1,4 @@
+import type { EraSetting } from "../../src/core/mcp/era.ts";
 /**
  * The command line of `patchbay call mcp`: the server (a URL, or a quoted command line started
  * over stdio), then a tool and its JSON arguments, or --list. Everything that can be told from
@@ -7,9 +8,13 @@ import { addHeader, CallUsageError, needs, parseJsonObject, parseTimeout, tokenF
 import { DEFAULT_MCP_TIMEOUT_MS } from "./call-defaults.ts";
 import { commandWords, CommandWordsError } from "./command-words.ts";
 
-export type McpTarget =
+export type McpTarget = (
   | { readonly kind: "stdio"; readonly line: string; readonly argv: readonly [string, ...string[]] }
-  | { readonly kind: "http"; readonly url: string; readonly transport: "auto" | "streamable-http" | "sse"; readonly headers: Readonly<Record<string, string>> };
+  | { readonly kind: "http"; readonly url: string; readonly transport: "auto" | "streamable-http" | "sse"; readonly headers: Readonly<Record<string, string>> }
+) & {
+  /** The protocol era; legacy (initialize) when absent. */
+  readonly era?: EraSetting;
+};
 
 export type McpAction = { readonly kind: "list" } | { readonly kind: "call"; readonly tool: string; readonly arguments?: Record<string, unknown> };
 

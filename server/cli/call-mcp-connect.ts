@@ -47,7 +47,7 @@ function refusesStreamableHttp(error: unknown): number | undefined {
   return status !== undefined && status >= 400 && status < 500 && ![401, 403, 413, 429].includes(status) ? status : undefined;
 }
 
-async function attempt(transport: Transport, deps: ConnectDeps): Promise<{ connection: McpConnection; info: ConnectResult }> {
+async function attempt(transport: Transport, deps: ConnectDeps, era: McpTarget["era"]): Promise<{ connection: McpConnection; info: ConnectResult }> {
   const connection = new McpConnection({ compiler: deps.compiler });
   const signal = deps.signal;
   if (signal?.aborted) throw new Error("cancelled before connecting");
@@ -57,7 +57,7 @@ async function attempt(transport: Transport, deps: ConnectDeps): Promise<{ conne
     signal?.addEventListener("abort", onAbort, { once: true });
   });
   try {
-    const info = await Promise.race([connection.connect(transport, { clientInfo: CLIENT_INFO, timeoutMs: deps.timeoutMs }), aborted]);
+    const info = await Promise.race([connection.connect(transport, { clientInfo: CLIENT_INFO, timeoutMs: deps.timeoutMs, ...(era ? { era } : {}) }), aborted]);
     return { connection, info };
   } catch (error) {
     await connection.close().catch(() => {});
@@ -87,7 +87,7 @@ export async function connectMcp(target: McpTarget, deps: ConnectDeps): Promise<
     const onFrame = recorder && ((direction: "out" | "in", text: string) => void (direction === "out" ? recorder.out(text) : recorder.in(text)));
     const transport = new StdioClientTransport({ transport: "stdio", command, args, env: {} }, onFrame ? { onFrame } : {});
     try {
-      const { connection, info } = await attempt(transport, deps);
+      const { connection, info } = await attempt(transport, deps, target.era);
       return { ok: true, session: { connection, info, via: `stdio: ${target.line}`, serverStderr: () => transport.stderrLines } };
     } catch (error) {
       return { ok: false, message: `cannot start ${JSON.stringify(target.line)} as an MCP server: ${failureText(error)}`, serverStderr: transport.stderrLines };
@@ -95,7 +95,7 @@ export async function connectMcp(target: McpTarget, deps: ConnectDeps): Promise<
   }
   const first = target.transport === "sse" ? "sse" : "streamable-http";
   try {
-    const { connection, info } = await attempt(direct(target.url, first, target.headers, deps), deps);
+    const { connection, info } = await attempt(direct(target.url, first, target.headers, deps), deps, target.era);
     return { ok: true, session: { connection, info, via: `${LABEL[first]} at ${target.url}`, serverStderr: () => [] } };
   } catch (error) {
     const status = target.transport === "auto" ? refusesStreamableHttp(error) : undefined;
@@ -103,7 +103,7 @@ export async function connectMcp(target: McpTarget, deps: ConnectDeps): Promise<
     deps.stderr(`call mcp: ${target.url} answered ${status} to Streamable HTTP; trying the legacy HTTP+SSE transport\n`);
   }
   try {
-    const { connection, info } = await attempt(direct(target.url, "sse", target.headers, deps), deps);
+    const { connection, info } = await attempt(direct(target.url, "sse", target.headers, deps), deps, target.era);
     return { ok: true, session: { connection, info, via: `${LABEL.sse} at ${target.url}`, serverStderr: () => [] } };
   } catch (error) {
     return { ok: false, message: `cannot connect to ${target.url} over Streamable HTTP nor over HTTP+SSE: ${failureText(error)}`, serverStderr: [] };

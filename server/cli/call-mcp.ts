@@ -72,7 +72,7 @@ function outcomeExit(outcome: CallOutcome, tool: string, args: CallMcpArgs, sess
       return 1;
     case "invalid-result":
       out.stdout(pretty(outcome.result));
-      say(`the answer is not a valid CallToolResult of MCP ${session.info.negotiatedVersion}:\n${issueLines(outcome.issues, "")}`);
+      say(`the answer is not a valid CallToolResult of MCP ${session.info.negotiatedVersion}:\n${issueLines(outcome.issues, "")}${outcome.eraIssue ? `\n${outcome.eraIssue}` : ""}`);
       return 1;
     case "json-rpc-error":
       if (args.json) out.stdout(pretty({ code: outcome.code, message: outcome.message, ...(outcome.data !== undefined ? { data: outcome.data } : {}) }));
@@ -89,6 +89,14 @@ function outcomeExit(outcome: CallOutcome, tool: string, args: CallMcpArgs, sess
       return 1;
     case "relay-failure":
       say(`${outcome.step}: ${outcome.message}`);
+      return 1;
+    case "input-required":
+      out.stdout(pretty(outcome.result));
+      say(outcome.message);
+      return 1;
+    case "task":
+      out.stdout(pretty(outcome.result));
+      say(`the server runs ${tool} as task ${outcome.task.taskId} (${outcome.task.status}); its result comes through the task`);
       return 1;
   }
 }

@@ -43,7 +43,7 @@ export function mcpTarget(spec: McpTargetSpec): McpTarget {
   if (hasUrl === hasCommand) throw new Error(`an MCP target needs exactly one of "url" and "command"${hasUrl ? ", not both" : ""}`);
   if (hasUrl) {
     if (!/^https?:\/\//i.test(spec.url!)) throw new Error(`the MCP target's url ${JSON.stringify(spec.url)} is not an http(s) URL`);
-    return { kind: "http", url: spec.url!, transport: "auto", headers: { ...spec.headers } };
+    return { kind: "http", url: spec.url!, transport: "auto", headers: { ...spec.headers }, ...(spec.era ? { era: spec.era } : {}) };
   }
   let argv: string[];
   try {
@@ -52,7 +52,7 @@ export function mcpTarget(spec: McpTargetSpec): McpTarget {
     throw new Error(`the MCP target's command ${JSON.stringify(spec.command)}: ${(err as Error).message}`);
   }
   if (argv.length === 0) throw new Error("the MCP target's command is empty");
-  return { kind: "stdio", line: spec.command!, argv: argv as [string, ...string[]] };
+  return { kind: "stdio", line: spec.command!, argv: argv as [string, ...string[]], ...(spec.era ? { era: spec.era } : {}) };
 }
 
 function channelOf(transport: OpenSession["transport"]): (entry: WireEntry) => string {

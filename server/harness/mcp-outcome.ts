@@ -27,7 +27,7 @@ export function callOutcome(outcome: CallOutcome, tool: string, version: string,
     case "tool-error":
       return { kind: "is-error", message: `${tool} reported an error (isError: true in its result)` };
     case "invalid-result":
-      return { kind: "invalid-answer", message: `the answer is not a valid CallToolResult of MCP ${version}${firstIssue(outcome.issues)}` };
+      return { kind: "invalid-answer", message: `the answer is not a valid CallToolResult of MCP ${version}${firstIssue(outcome.issues)}${outcome.eraIssue ? ` (${outcome.eraIssue})` : ""}` };
     case "json-rpc-error":
       return { kind: "json-rpc-error", code: outcome.code, message: `the server refused tools/call with JSON-RPC error ${outcome.code}: ${outcome.message}` };
     case "timeout":
@@ -38,6 +38,10 @@ export function callOutcome(outcome: CallOutcome, tool: string, version: string,
       return { kind: "transport-error", message: outcome.message };
     case "relay-failure":
       return { kind: "transport-error", message: `${outcome.step}: ${outcome.message}` };
+    case "input-required":
+      return { kind: "invalid-answer", message: outcome.message };
+    case "task":
+      return { kind: "result", message: `${tool} runs as task ${outcome.task.taskId} (${outcome.task.status})` };
   }
 }
 

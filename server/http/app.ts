@@ -86,6 +86,7 @@ function buildHandler(options: HttpAppOptions, router: Router, policy: () => Ori
     const reply = await match.route.handler({
       params: match.params,
       query,
+      headers: req.headers,
       json: () => readJsonBody(req, maxBodyBytes),
       raw: () => readBody(req, maxBodyBytes),
     });

@@ -27,6 +27,8 @@ export interface RouteRequest {
   readonly raw?: () => Promise<Buffer>;
   /** The query string's parameters (never logged: the hand-off URL carries the token there). */
   readonly query?: URLSearchParams;
+  /** The request's headers as Node parsed them (names lower-cased); never logged. */
+  readonly headers?: Readonly<Record<string, string | string[] | undefined>>;
 }
 
 export interface Route {

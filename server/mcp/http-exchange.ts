@@ -30,6 +30,8 @@ export interface ExchangeDeps {
 export interface Exchange {
   /** The request never got a response (connect failure, no headers in time). */
   fail(failure: { step: RelayStep; message: string }): void;
+  /** The client gave up on request `id`: it is no longer waited for, nor reported unanswered. */
+  forget(id: string | number): void;
   /** Read and deliver the response; resolves when nothing more can come of it. */
   consume(res: Response, call: UpstreamCall): Promise<void>;
 }
@@ -116,7 +118,7 @@ export function createExchanges(deps: ExchangeDeps) {
     }
 
     function broke(call: UpstreamCall, problem: string): void {
-      if (call.why === "closed") return;
+      if (call.why === "closed" || call.why === "aborted") return;
       const why = call.why === "idle" ? `made no progress for ${limits.idleTimeoutMs} ms (idleTimeoutMs) and was closed` : problem;
       if (outstanding.size === 0) return sink.note(`the response stream ${why}`);
       fail({ step: "http", message: `http: the response ${why} before answering ${names()}` });
@@ -127,7 +129,8 @@ export function createExchanges(deps: ExchangeDeps) {
       let problem: string | undefined;
       try {
         await readStream(res, call, limits, {
-          idle: true,
+          // A subscriptions/listen answer is meant to stay open and may stay quiet for long.
+          idle: frame.listenIds.length === 0,
           onEvent: (event) => {
             if (event.id !== undefined) lastEventId = event.id;
             if (event.event === "message" && event.data !== "") handle(event.data, event.invalidUtf8 ?? false);
@@ -172,6 +175,7 @@ export function createExchanges(deps: ExchangeDeps) {
 
     return {
       fail,
+      forget: (id) => outstanding.answer([id]),
       async consume(res, call) {
         const refusal = redirectRefusal(res, spec.url);
         if (refusal !== undefined) return fail({ step: "http", message: refusal }, { status: res.status, body: await previewOf(res, call, limits) });

@@ -7,7 +7,8 @@
 import { headerObject } from "../relay/http-failure.ts";
 import { openGetStream, type GetStream } from "./http-get-stream.ts";
 import { createExchanges } from "./http-exchange.ts";
-import { readOutgoing, type OutgoingFrame } from "./jsonrpc-frames.ts";
+import { idKey, readOutgoing, type OutgoingFrame } from "./jsonrpc-frames.ts";
+import type { Exchange } from "./http-exchange.ts";
 import { SessionClosedError, type Peer, type PeerEvent, type PeerSink } from "./relay-peer.ts";
 import type { HttpSpec } from "./session-spec.ts";
 import { callFailure, UpstreamCall, upstreamFetch } from "../relay/upstream-call.ts";
@@ -26,9 +27,11 @@ export function startStreamableHttp(spec: HttpSpec, sink: PeerSink): Peer {
   let standaloneSid: string | undefined;
   let getUnsupported = false;
   let answeredOnce = false;
-  const queue: Buffer[] = [];
+  const queue: { readonly bytes: Buffer; readonly headers: Readonly<Record<string, string>> }[] = [];
+  /** Requests whose POST is open, by id: what the client may close to cancel them. */
+  const inFlight = new Map<string, { readonly call: UpstreamCall; readonly exchange: Exchange }>();
   let pumping = false;
-  let inFlight = 0;
+  let posting = 0;
   let slotFreed: (() => void) | undefined;
 
   const emit = (event: PeerEvent) => {
@@ -98,15 +101,23 @@ export function startStreamableHttp(spec: HttpSpec, sink: PeerSink): Peer {
   });
 
   /** Send one frame; resolves once its response headers are in (or it failed). */
-  async function post(bytes: Buffer, frame: OutgoingFrame): Promise<void> {
+  async function post(bytes: Buffer, frame: OutgoingFrame, own: Readonly<Record<string, string>>): Promise<void> {
     const exchange = exchanges.begin(frame, sessionId);
-    const headers = { ...sessionHeaders(), "content-type": "application/json", accept: "application/json, text/event-stream" };
+    // The frame's own Mcp-* headers (lower-cased, as the session's are) win over the session's version.
+    const lowered = Object.fromEntries(Object.entries(own).map(([name, value]) => [name.toLowerCase(), value]));
+    const headers = { ...sessionHeaders(), ...lowered, "content-type": "application/json", accept: "application/json, text/event-stream" };
     const call = new UpstreamCall(session.signal);
+    const keys = frame.requestIds.map(idKey);
+    for (const key of keys) inFlight.set(key, { call, exchange });
+    const done = () => {
+      for (const key of keys) if (inFlight.get(key)?.call === call) inFlight.delete(key);
+      call.dispose();
+    };
     let res: Response;
     try {
       res = await upstreamFetch(spec.url, { method: "POST", headers, body: new Uint8Array(bytes) }, call, limits.headersTimeoutMs);
     } catch (err) {
-      call.dispose();
+      done();
       const failure = callFailure(err, call, spec.url, limits);
       if (failure !== undefined) exchange.fail(failure);
       return;
@@ -121,7 +132,7 @@ export function startStreamableHttp(spec: HttpSpec, sink: PeerSink): Peer {
     void exchange
       .consume(res, call)
       .catch((err: unknown) => emit({ type: "error", step: "protocol", message: `reading the response failed: ${(err as Error).message}` }))
-      .finally(() => call.dispose());
+      .finally(done);
   }
 
   /**
@@ -135,15 +146,15 @@ export function startStreamableHttp(spec: HttpSpec, sink: PeerSink): Peer {
     pumping = true;
     try {
       while (queue.length > 0 && !closed) {
-        if (inFlight >= MAX_IN_FLIGHT) {
+        if (posting >= MAX_IN_FLIGHT) {
           await new Promise<void>((resolve) => (slotFreed = resolve));
           continue;
         }
-        const bytes = queue.shift()!;
+        const { bytes, headers } = queue.shift()!;
         const frame = readOutgoing(bytes);
-        inFlight++;
-        const headersIn = post(bytes, frame).finally(() => {
-          inFlight--;
+        posting++;
+        const headersIn = post(bytes, frame, headers).finally(() => {
+          posting--;
           slotFreed?.();
           slotFreed = undefined;
         });
@@ -156,10 +167,19 @@ export function startStreamableHttp(spec: HttpSpec, sink: PeerSink): Peer {
   }
 
   return {
-    async send(bytes) {
+    async send(bytes, headers = {}) {
       if (closed) throw new SessionClosedError("the session is closed");
-      queue.push(bytes);
+      queue.push({ bytes, headers });
       void pump();
+    },
+    abort(id) {
+      const open = inFlight.get(idKey(id));
+      if (open === undefined || closed) return false;
+      inFlight.delete(idKey(id));
+      open.exchange.forget(id);
+      open.call.cut("aborted");
+      note(`closed the response stream of request ${JSON.stringify(id)}: that is how a 2026-07-28 client cancels a request over Streamable HTTP`);
+      return true;
     },
     async close() {
       if (closed) return;

@@ -6,16 +6,18 @@ const out = (value: unknown) => readOutgoing(Buffer.from(typeof value === "strin
 
 describe("reading frames for the relay's books", () => {
   it("finds the requests a frame asks, in a batch too, and which are initialize", () => {
-    expect(out({ jsonrpc: "2.0", id: 1, method: "initialize" })).toEqual({ requestIds: [1], initializeIds: [1] });
+    expect(out({ jsonrpc: "2.0", id: 1, method: "initialize" })).toEqual({ requestIds: [1], initializeIds: [1], listenIds: [] });
     expect(out([{ id: "a", method: "ping" }, { method: "notifications/x" }, { id: 2, result: {} }, { id: 3, method: "tools/list" }])).toEqual({
       requestIds: ["a", 3],
       initializeIds: [],
+      listenIds: [],
     });
+    expect(out({ jsonrpc: "2.0", id: "listen:1", method: "subscriptions/listen", params: {} })).toEqual({ requestIds: ["listen:1"], initializeIds: [], listenIds: ["listen:1"] });
   });
 
   it("finds nothing in invalid text, notifications, or requests with unusable ids", () => {
     for (const text of ["{not json", '"str"', "[]", '{"method":"x"}', '{"id":null,"method":"x"}', '{"id":{},"method":"x"}']) {
-      expect(out(text)).toEqual({ requestIds: [], initializeIds: [] });
+      expect(out(text)).toEqual({ requestIds: [], initializeIds: [], listenIds: [] });
     }
   });
 

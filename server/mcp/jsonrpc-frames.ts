@@ -10,9 +10,11 @@ export interface OutgoingFrame {
   readonly requestIds: readonly JsonRpcId[];
   /** Ids of the `initialize` requests among them. */
   readonly initializeIds: readonly JsonRpcId[];
+  /** Ids of `subscriptions/listen` requests: their answer is a stream meant to stay open and quiet. */
+  readonly listenIds: readonly JsonRpcId[];
 }
 
-const NOTHING: OutgoingFrame = { requestIds: [], initializeIds: [] };
+const NOTHING: OutgoingFrame = { requestIds: [], initializeIds: [], listenIds: [] };
 
 const isId = (v: unknown): v is JsonRpcId => typeof v === "string" || (typeof v === "number" && Number.isFinite(v));
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -31,12 +33,14 @@ export function readOutgoing(bytes: Buffer): OutgoingFrame {
   if (value === undefined) return NOTHING;
   const requestIds: JsonRpcId[] = [];
   const initializeIds: JsonRpcId[] = [];
+  const listenIds: JsonRpcId[] = [];
   for (const item of Array.isArray(value) ? value : [value]) {
     if (!isObject(item) || typeof item.method !== "string" || !isId(item.id)) continue;
     requestIds.push(item.id);
     if (item.method === "initialize") initializeIds.push(item.id);
+    if (item.method === "subscriptions/listen") listenIds.push(item.id);
   }
-  return requestIds.length === 0 ? NOTHING : { requestIds, initializeIds };
+  return requestIds.length === 0 ? NOTHING : { requestIds, initializeIds, listenIds };
 }
 
 export interface IncomingFrame {
@@ -84,6 +88,10 @@ export class Outstanding {
   /** Strike the ids a frame answers. */
   answer(ids: readonly JsonRpcId[]): void {
     for (const id of ids) this.#left.delete(idKey(id));
+  }
+
+  has(id: JsonRpcId): boolean {
+    return this.#left.has(idKey(id));
   }
 
   /** The ids still waiting. */

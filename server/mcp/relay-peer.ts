@@ -14,8 +14,16 @@ export interface PeerSink {
 
 export interface Peer {
   readonly pid?: number;
-  /** Forward one raw frame; resolves once it is queued (HTTP) or written (stdio). */
-  send(bytes: Buffer): Promise<void>;
+  /**
+   * Forward one raw frame; resolves once it is queued (HTTP) or written (stdio). `headers` are the
+   * frame's own `Mcp-*` headers (2026-07-28), sent with it where the transport has headers.
+   */
+  send(bytes: Buffer, headers?: Readonly<Record<string, string>>): Promise<void>;
+  /**
+   * Closes the upstream HTTP request that carries request `id`, how a 2026-07-28 client cancels
+   * over Streamable HTTP; false when no such request is open (or the transport has none).
+   */
+  abort?(id: string | number): boolean;
   /** Stop the peer; resolves once it is gone (process exited, DELETE answered or timed out). */
   close(): Promise<void>;
   /** Synchronous last resort at process exit: SIGKILL a child. */

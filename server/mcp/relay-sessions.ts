@@ -31,8 +31,10 @@ export interface RelaySession {
   readonly id: string;
   readonly events: EventStream;
   info(): SessionInfo;
-  /** Forward one raw frame; throws SessionClosedError once the session ended. */
-  send(bytes: Buffer): Promise<void>;
+  /** Forward one raw frame with its own Mcp-* headers; throws SessionClosedError once the session ended. */
+  send(bytes: Buffer, headers?: Readonly<Record<string, string>>): Promise<void>;
+  /** Closes the upstream request carrying `id` (Streamable HTTP only); undefined when the transport cannot. */
+  abort(id: string | number): boolean | undefined;
   /** Idempotent; resolves when the peer is gone and the stream got `closed`. */
   close(reason?: string): Promise<void>;
 }
@@ -116,7 +118,8 @@ export function createRelaySessions(options: { readonly logger: Logger }): Relay
         startedAt,
         open,
       }),
-      send: (bytes) => started.send(bytes),
+      send: (bytes, headers) => started.send(bytes, headers),
+      abort: (requestId) => (started.abort ? started.abort(requestId) : undefined),
       async close(reason = "closed by request") {
         if (!events.finished) open = false;
         await started.close();

@@ -5,6 +5,7 @@ import type { Reply, Route, RouteRequest } from "../http/router.ts";
 import { SessionClosedError } from "./relay-peer.ts";
 import type { RelaySession, RelaySessions } from "./relay-sessions.ts";
 import { parseSessionSpec } from "./session-spec.ts";
+import { forwardedHeaders } from "./forwarded-headers.ts";
 
 function sessionOf(sessions: RelaySessions, req: RouteRequest): RelaySession {
   const id = req.params.id ?? "";
@@ -65,15 +66,34 @@ export function mcpRoutes(sessions: RelaySessions): Route[] {
       safe: false,
       handler: async (req) => {
         const session = sessionOf(sessions, req);
+        const headers = forwardedHeaders(req.headers);
         const bytes = await rawBody(req);
         if (!session.info().open) throw new HttpError(409, "session_closed", `session ${session.id} is closed`);
         try {
-          await session.send(bytes);
+          await session.send(bytes, headers);
         } catch (err) {
           if (err instanceof SessionClosedError) throw new HttpError(409, "session_closed", `session ${session.id} is closed: ${err.message}`);
           throw err;
         }
         return { status: 202, body: { accepted: true } };
+      },
+    },
+    {
+      method: "POST",
+      path: "/api/mcp/sessions/:id/abort",
+      safe: false,
+      handler: async (req) => {
+        const session = sessionOf(sessions, req);
+        const body = await req.json();
+        const id = typeof body === "object" && body !== null && !Array.isArray(body) ? (body as { requestId?: unknown }).requestId : undefined;
+        if (typeof id !== "string" && !(typeof id === "number" && Number.isFinite(id))) {
+          throw new HttpError(400, "bad_request", 'send {"requestId": <the JSON-RPC id of the request to cancel>}');
+        }
+        const aborted = session.abort(id);
+        if (aborted === undefined) {
+          throw new HttpError(409, "no_request_streams", `session ${session.id} does not carry each request in its own HTTP request (${session.info().transport}); cancel with notifications/cancelled instead`);
+        }
+        return { status: 200, body: { aborted } };
       },
     },
     {

@@ -8,8 +8,8 @@ import type { RelayLimits } from "./relay-limits.ts";
 import { type SseEvent, SseReader } from "./sse-parser.ts";
 import type { RelayStep } from "../../src/core/mcp/relay-api.ts";
 
-/** Why a call was cut short by the relay itself. */
-export type CutReason = "closed" | "headers" | "idle" | "size";
+/** Why a call was cut short by the relay itself; "aborted" is the client's own cancellation. */
+export type CutReason = "closed" | "aborted" | "headers" | "idle" | "size";
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 /** Only these keep method and body, so only these are followed (and only on the same origin). */
@@ -142,7 +142,7 @@ export function redirectRefusal(res: Response, url: URL): string | undefined {
 
 /** The failed step of a fetch that threw: the relay's own deadline, or the network's. */
 export function callFailure(err: unknown, call: UpstreamCall, url: URL, limits: RelayLimits): { step: RelayStep; message: string } | undefined {
-  if (call.why === "closed") return undefined;
+  if (call.why === "closed" || call.why === "aborted") return undefined;
   if (call.why === "headers") {
     return { step: "http", message: `http: no response headers from ${url.host} within ${limits.headersTimeoutMs} ms (headersTimeoutMs)` };
   }

@@ -29,9 +29,11 @@ async function call(args: string[], env: Record<string, string> = {}) {
 }
 
 let served: McpServing;
+/** The texts of the frames the served agent saw, to know when a call has reached it. */
+const servedFrames: string[] = [];
 const children: ChildProcess[] = [];
 beforeAll(async () => {
-  served = await startMcpServing({ toolkit: DEMO_TOOLKIT, port: 0, logger: silentLogger });
+  served = await startMcpServing({ toolkit: DEMO_TOOLKIT, port: 0, logger: silentLogger, onFrame: (f) => servedFrames.push(f.text) });
 });
 afterAll(async () => {
   await served?.close();
@@ -185,7 +187,8 @@ describe("patchbay call mcp over HTTP", () => {
 
   it("an interrupt (Ctrl-C) cancels the call: exit 1, named, and the session is ended on the server", async () => {
     const cli = runCli(["call", "mcp", served.url, "slow", '{"seconds": 20}']);
-    await until(() => served.sessionCount() === 1 && cli.stderr.join("").includes("over Streamable HTTP"));
+    // Interrupt once the call itself reached the server, not while the tools are still being listed.
+    await until(() => served.sessionCount() === 1 && servedFrames.some((t) => t.includes('"tools/call"') && t.includes('"slow"')));
     cli.stop();
     expect(await cli.done).toBe(1);
     expect(cli.stderr.join("")).toContain("call mcp: cancelled before slow answered");

@@ -15,6 +15,7 @@ import type { McpAction, McpTargetSpec } from "../../src/core/harness/collection
 import type { ResolvedStep, StepExecutor, StepFrame } from "../../src/core/harness/run-types.ts";
 import { DEMO_TOOLKIT } from "../../src/core/serving/demo-toolkit.ts";
 import { EVERYTHING_JS, LOOPBACK_IMPORT } from "../helpers/everything-server.ts";
+import { startModernServer } from "../helpers/modern-mcp-server.ts";
 
 const EVERYTHING = EVERYTHING_JS;
 const STDIO: McpTargetSpec = { protocol: "mcp", command: `'${process.execPath}' '${EVERYTHING}' stdio` };
@@ -176,5 +177,25 @@ describe("MCP steps over Streamable HTTP (Patchbay's served demo agent)", () => 
     expect(obs.outcome.message).toContain(`cannot connect to ${url}`);
     expect(obs.outcome.message).toContain("ECONNREFUSED");
     expect(performance.now() - started).toBeLessThan(5_000);
+  });
+});
+
+describe("MCP steps in the 2026-07-28 era (the modern test server)", () => {
+  it("reaches the server in the era the target names, and judges its frames by that era", async () => {
+    const modern = await startModernServer();
+    try {
+      const target: McpTargetSpec = { protocol: "mcp", url: modern.url, era: "auto" };
+      const obs = await run(step("modern", target, call("echo", { message: "from a collection" })));
+      expect(obs.outcome).toEqual({ kind: "result", message: "echo answered" });
+      expect(obs.body).toMatchObject({ result: { resultType: "complete", content: [{ text: "Echo: from a collection" }] } });
+      const [request] = sent(obs.frames);
+      expect(JSON.parse(request!.text)).toMatchObject({ params: { _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28" } } });
+      expect(received(obs.frames).at(-1)!.validity).toMatchObject({ valid: true, version: "2026-07-28" });
+      // Without the era the target is reached as before, with initialize, which this server refuses.
+      const legacy = await run(step("legacy-try", { protocol: "mcp", url: modern.url }, call("echo", { message: "x" })));
+      expect(legacy.outcome.kind).toBe("transport-error");
+    } finally {
+      await modern.close();
+    }
   });
 });

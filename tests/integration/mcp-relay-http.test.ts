@@ -2,16 +2,14 @@
  * The MCP relay over HTTP peers: server-everything over Streamable HTTP and legacy SSE on free
  * ports, and a tiny node:http server for the failure steps no real MCP server produces on demand.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "../../server/nats/free-port.ts";
 import { send, startTestBackend, type TestBackend } from "../helpers/http-client.ts";
 import { openRelayStream, type RelayEv, waitFor } from "../helpers/relay-stream.ts";
-
-const EVERYTHING = fileURLToPath(new URL("../../node_modules/@modelcontextprotocol/server-everything/dist/index.js", import.meta.url));
+import { startEverythingHttp } from "../helpers/everything-server.ts";
 
 type Ev = RelayEv;
 
@@ -25,17 +23,8 @@ const seen: { method: string; headers: Record<string, string | string[] | undefi
 
 /** Start server-everything in an HTTP mode on a free port; resolves once it listens. */
 async function startEverything(mode: "streamableHttp" | "sse"): Promise<number> {
-  const port = await freePort();
-  const child = spawn(process.execPath, [EVERYTHING, mode], { env: { ...process.env, PORT: String(port) }, stdio: ["ignore", "ignore", "pipe"] });
+  const { port, child } = await startEverythingHttp(mode);
   everything.push(child);
-  await new Promise<void>((resolve, reject) => {
-    let seen = "";
-    child.stderr!.on("data", (d: Buffer) => {
-      seen += d.toString();
-      if (/(running|listening) on port/.test(seen)) resolve();
-    });
-    child.once("exit", (code) => reject(new Error(`server-everything ${mode} exited (${code}): ${seen}`)));
-  });
   return port;
 }
 

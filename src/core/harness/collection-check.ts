@@ -4,6 +4,7 @@
  * Environments and secrets are read first, since targets and steps are checked against them.
  */
 import { type Binding, DIALECTS } from "../a2a/dialect.ts";
+import { ERA_SETTINGS } from "../mcp/era.ts";
 import {
   at,
   Checker,
@@ -71,6 +72,7 @@ function targetAt(cx: CheckContext, name: string, value: unknown, where: string)
     stringField(ck, obj, "command", where, { nonEmpty: true });
     const given = Number(Object.hasOwn(obj, "url")) + Number(Object.hasOwn(obj, "command"));
     if (given !== 1) ck.add(where, `an mcp target needs exactly one of 'url' and 'command'; it has ${given === 0 ? "neither" : "both"}`);
+    choiceField(ck, obj, "era", where, ERA_SETTINGS, false);
   } else if (protocol === "a2a") {
     stringField(ck, obj, "card", where, { required: true, nonEmpty: true });
     choiceField(ck, obj, "dialect", where, DIALECTS, false);

@@ -146,6 +146,16 @@ describe("parseCollection", () => {
     ]);
   });
 
+  it("takes an MCP target's era, and names one it does not know", () => {
+    const doc = valid();
+    const targets = doc.targets as Record<string, unknown>;
+    targets.modern = { protocol: "mcp", url: "http://x/mcp", era: "modern" };
+    const parsed = parseCollection(doc);
+    expect(parsed.ok && parsed.collection.targets.modern).toEqual({ protocol: "mcp", url: "http://x/mcp", era: "modern" });
+    targets.modern = { protocol: "mcp", url: "http://x/mcp", era: "2026" };
+    expect(problemsOf(doc)).toEqual([{ pointer: "/targets/modern/era", message: expect.stringMatching(/^'2026' is not a known era/) }]);
+  });
+
   it("checks A2A operations, dialects and bindings against the known ones", () => {
     const doc = valid();
     (doc.targets as Record<string, unknown>).agent = { protocol: "a2a", card: "http://x", dialect: "0.4", binding: "grpc" };

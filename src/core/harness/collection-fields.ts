@@ -13,7 +13,7 @@ export const COUNT_FIELDS = ["min", "max"] as const;
 export const PROTOCOLS: readonly HarnessProtocol[] = ["mcp", "a2a", "nats"];
 
 export const TARGET_FIELDS: Readonly<Record<HarnessProtocol, readonly string[]>> = {
-  mcp: ["protocol", "url", "command", "headers"],
+  mcp: ["protocol", "url", "command", "headers", "era"],
   a2a: ["protocol", "card", "dialect", "binding", "headers"],
   nats: ["protocol", "server", "token"],
 };

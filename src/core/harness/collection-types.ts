@@ -1,3 +1,4 @@
+import type { EraSetting } from "../mcp/era.ts";
 /**
  * A collection: named targets, environments of variables, and steps across MCP, A2A over HTTP
  * and NATS, each with the assertions its answer must pass and the values it hands to later steps.
@@ -18,6 +19,8 @@ export interface McpTargetSpec {
   /** A command line started without a shell; exactly one of url and command. */
   readonly command?: string;
   readonly headers?: Readonly<Record<string, string>>;
+  /** The protocol era to reach the server in; legacy (initialize) when absent. */
+  readonly era?: EraSetting;
 }
 
 /** An A2A agent: its card URL or base URL; the dialect and binding when not the card's first. */

@@ -1,30 +1,44 @@
-import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { isJsonObject } from "../json/index.ts";
 import { packFor } from "../packs/mcp/packs.ts";
 import { checkStructuredContent, type ToolSchemas } from "../packs/mcp/tool-checks.ts";
 import { atLeast, draftFor, nearestVersion } from "../packs/mcp/versions.ts";
 import type { SchemaCompiler } from "../schema/compiler.ts";
 import type { CallOutcome } from "./connection-types.ts";
-import { relayFailureOf } from "./relay-error.ts";
-import { isConnectionClosed, isLocalTimeout, serverMessage } from "./connect-failure.ts";
+import { RelayError } from "./relay-error.ts";
+import { McpRequestError } from "./request-failure.ts";
 
 /** A tools/call that got no result: a JSON-RPC error from the server, or no answer at all. */
-export function outcomeFromError(error: unknown, signal: AbortSignal | undefined): CallOutcome {
-  if (signal?.aborted) return { kind: "cancelled", reason: String(signal.reason ?? "aborted") };
-  if (isLocalTimeout(error)) return { kind: "timeout", timeoutMs: (error.data as { timeout: number }).timeout };
-  if (isConnectionClosed(error)) return { kind: "connection-closed", message: "the connection closed before the tool answered" };
-  const relayFailure = error instanceof McpError ? relayFailureOf(error.data) : undefined;
-  if (relayFailure) {
+export function outcomeFromError(error: unknown): CallOutcome {
+  if (error instanceof RelayError) {
     return {
       kind: "relay-failure",
-      step: relayFailure.step,
-      message: serverMessage(error as McpError),
-      ...(relayFailure.status !== undefined ? { status: relayFailure.status } : {}),
-      ...(relayFailure.body !== undefined ? { body: relayFailure.body } : {}),
+      step: error.step,
+      message: error.message,
+      ...(error.status !== undefined ? { status: error.status } : {}),
+      ...(error.body !== undefined ? { body: error.body } : {}),
     };
   }
-  if (error instanceof McpError) return { kind: "json-rpc-error", code: error.code, message: serverMessage(error), data: error.data };
-  throw error;
+  if (!(error instanceof McpRequestError)) throw error;
+  switch (error.kind) {
+    case "cancelled":
+      return { kind: "cancelled", reason: error.detail.reason ?? "aborted" };
+    case "timeout":
+      return { kind: "timeout", timeoutMs: error.detail.timeoutMs ?? 0 };
+    case "connection-closed":
+      return { kind: "connection-closed", message: "the connection closed before the tool answered" };
+    case "relay-failure": {
+      const relay = error.detail.relayFailure;
+      return {
+        kind: "relay-failure",
+        step: relay?.step ?? "send",
+        message: error.detail.relayMessage ?? error.message,
+        ...(relay?.status !== undefined ? { status: relay.status } : {}),
+        ...(relay?.body !== undefined ? { body: relay.body } : {}),
+      };
+    }
+    case "json-rpc-error":
+      return { kind: "json-rpc-error", code: error.error?.code ?? NaN, message: error.error?.message ?? error.message, data: error.error?.data };
+  }
 }
 
 export interface ResultContext {

@@ -1,4 +1,4 @@
-import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { ProtocolError, SdkError, SdkErrorCode, SdkHttpError } from "@modelcontextprotocol/client";
 import type { ConnectFailure, ConnectStep } from "./connection-types.ts";
 import { RelayError } from "./relay-error.ts";
 
@@ -22,20 +22,14 @@ export class VersionRefusedError extends Error {
   }
 }
 
-/** The SDK prefixes "MCP error <code>: "; the server's own words are what follows. */
-export function serverMessage(error: McpError): string {
-  const prefix = `MCP error ${error.code}: `;
-  return error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message;
-}
-
 /** True for the SDK's own timeout (it carries the timeout it waited), not a server's -32001. */
-export function isLocalTimeout(error: unknown): error is McpError {
-  return error instanceof McpError && error.code === ErrorCode.RequestTimeout && typeof (error.data as { timeout?: unknown } | undefined)?.timeout === "number";
+export function isLocalTimeout(error: unknown): error is SdkError {
+  return error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout && typeof (error.data as { timeout?: unknown } | undefined)?.timeout === "number";
 }
 
 /** True for the SDK's rejection of requests pending when the transport closed. */
-export function isConnectionClosed(error: unknown): error is McpError {
-  return error instanceof McpError && error.code === ErrorCode.ConnectionClosed && serverMessage(error) === "Connection closed" && error.data === undefined;
+export function isConnectionClosed(error: unknown): boolean {
+  return error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed;
 }
 
 const RELAY_STEPS: Readonly<Record<RelayError["step"], ConnectStep>> = {
@@ -54,9 +48,23 @@ const RELAY_STEPS: Readonly<Record<RelayError["step"], ConnectStep>> = {
   protocol: "protocol",
 };
 
-function looksLikeVersionRefusal(error: McpError): boolean {
+function looksLikeVersionRefusal(error: ProtocolError): boolean {
   const data = error.data as { supported?: unknown } | undefined;
   return Array.isArray(data?.supported) || /protocol version/i.test(error.message);
+}
+
+/** What the connection knows about the lifecycle exchange that failed. */
+export interface ConnectContext {
+  /** The lifecycle request last sent: initialize, or the server/discover probe. */
+  readonly step?: "initialize" | "server/discover";
+  /** Why the relay closed the session early, when it said. */
+  readonly closedReason?: string;
+  /** What the server sent that is not JSON-RPC, if anything. */
+  readonly notJsonRpc?: string;
+  /** The lifecycle answer as received, for a malformed or refused one. */
+  readonly raw?: string;
+  /** What server/discover answered, in words, for an era that could not be reached. */
+  readonly probe?: string;
 }
 
 /**
@@ -64,13 +72,19 @@ function looksLikeVersionRefusal(error: McpError): boolean {
  * close, and `notJsonRpc` what the server sent that is not JSON-RPC. A server that closed or went
  * quiet after sending such text is named for that text: it is the likelier cause.
  */
-export function classifyConnectFailure(error: unknown, closedReason?: string, notJsonRpc?: string): ConnectFailure {
-  const failure = classifyOnly(error, closedReason);
-  if (notJsonRpc === undefined || (failure.step !== "closed" && failure.step !== "timeout")) return failure;
-  return { step: "not-mcp", message: `${notJsonRpc}, so it is not an MCP server, or not started as one (${failure.message})` };
+export function classifyConnectFailure(error: unknown, ctx: ConnectContext = {}): ConnectFailure {
+  const failure = classifyOnly(error, ctx);
+  if (ctx.notJsonRpc === undefined || (failure.step !== "closed" && failure.step !== "timeout")) {
+    // Some stdio servers end on any request that comes before initialize.
+    if (failure.step === "closed" && ctx.step === "server/discover") return { ...failure, message: `${failure.message}; a server that exits on a request before initialize needs the legacy era` };
+    return failure;
+  }
+  return { step: "not-mcp", message: `${ctx.notJsonRpc}, so it is not an MCP server, or not started as one (${failure.message})` };
 }
 
-function classifyOnly(error: unknown, closedReason?: string): ConnectFailure {
+function classifyOnly(error: unknown, ctx: ConnectContext): ConnectFailure {
+  const step = ctx.step ?? "initialize";
+  const raw = ctx.raw !== undefined ? { raw: ctx.raw } : {};
   if (error instanceof McpConnectError) return error.failure;
   if (error instanceof RelayError) {
     return {
@@ -81,21 +95,32 @@ function classifyOnly(error: unknown, closedReason?: string): ConnectFailure {
     };
   }
   if (error instanceof VersionRefusedError) return { step: "version-refused", message: error.message, raw: error.raw };
-  if (isLocalTimeout(error)) {
-    return { step: "timeout", message: `no answer to initialize within ${(error.data as { timeout: number }).timeout} ms` };
+  if (isLocalTimeout(error)) return { step: "timeout", message: `no answer to ${step} within ${(error.data as { timeout: number }).timeout} ms` };
+  if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout && step === "server/discover") {
+    return { step: "timeout", message: `no answer to server/discover: ${error.message}` };
   }
-  if (isConnectionClosed(error)) {
-    return { step: "closed", message: `the connection closed before initialize was answered${closedReason ? `: ${closedReason}` : ""}` };
+  if (isConnectionClosed(error) || (error instanceof SdkError && error.code === SdkErrorCode.EraNegotiationFailed && /connection closed during the server\/discover probe/.test(error.message))) {
+    return { step: "closed", message: `the connection closed before ${step} was answered${ctx.closedReason ? `: ${ctx.closedReason}` : ""}` };
   }
-  if (error instanceof McpError) {
-    const raw = JSON.stringify({ code: error.code, message: serverMessage(error), ...(error.data !== undefined ? { data: error.data } : {}) });
+  if (error instanceof SdkHttpError && (error.data?.status === 401 || error.data?.status === 403)) {
+    return { step: "auth", message: `the server wants authorization (HTTP ${error.data.status}) before it answers ${step}`, status: error.data.status, ...(typeof error.data.text === "string" ? { raw: error.data.text } : {}) };
+  }
+  if (error instanceof SdkError && error.code === SdkErrorCode.EraNegotiationFailed) {
+    return { step: "version-refused", message: `the server does not speak 2026-07-28: ${ctx.probe ?? error.message}`, ...raw };
+  }
+  if (error instanceof SdkError && error.code === SdkErrorCode.InvalidResult) {
+    return { step: "initialize", message: `the ${step} result is malformed: ${error.message}`, ...raw };
+  }
+  if (error instanceof ProtocolError) {
+    const body = JSON.stringify({ code: error.code, message: error.message, ...(error.data !== undefined ? { data: error.data } : {}) });
     const refused = looksLikeVersionRefusal(error);
     return {
       step: refused ? "version-refused" : "initialize",
-      message: `${refused ? "the server refused the protocol version" : "the server answered initialize with an error"}: ${serverMessage(error)} (code ${error.code})`,
-      raw,
+      message: `${refused ? "the server refused the protocol version" : `the server answered ${step} with an error`}: ${error.message} (code ${error.code})`,
+      raw: body,
     };
   }
   const message = error instanceof Error ? error.message : String(error);
-  return { step: "initialize", message: `initialize failed: ${message}` };
+  if (/protocol version is not supported/i.test(message)) return { step: "version-refused", message: `the server answered with a protocol version this client does not speak: ${message}`, ...raw };
+  return { step: "initialize", message: `${step} failed: ${message}`, ...raw };
 }

@@ -1,15 +1,14 @@
-import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { type JSONRPCMessage, JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js";
+import { type JSONRPCMessage, specTypeSchemas, SSEClientTransport, StreamableHTTPClientTransport, type TransportSendOptions } from "@modelcontextprotocol/client";
 import type { Clock, IdSource } from "../env/environment.ts";
 import { httpFrameHeaders, type HeaderSource } from "../wire/http-headers.ts";
 import type { WireLog } from "../wire/wire-log.ts";
 import { DirectRefusedError, headerObject, mediaType, nameRefusal } from "./direct-refusal.ts";
 import { SseSplitter } from "../framing/sse-splitter.ts";
 import { FrameRecorder, type FrameExtra } from "./frame-recorder.ts";
+import type { McpTransport } from "./mcp-transport.ts";
+import { standardHeaders } from "./modern-headers.ts";
 import { preview, type RelayConsoleEvent } from "./relay-api.ts";
-import { bodyPreview, RelayError } from "./relay-error.ts";
+import { bodyPreview, RELAY_FAILURE_CODE, RelayError } from "./relay-error.ts";
 
 /** An MCP server the page talks to itself, without the backend. */
 export interface DirectSession {
@@ -26,9 +25,13 @@ export interface DirectTransportOptions {
   readonly ids: IdSource;
   /** HTTP statuses and failures, for the console pane. */
   readonly onConsole?: (event: RelayConsoleEvent) => void;
+  /** True when a CORS or network refusal makes the page fall back to the relay (Auto). */
+  readonly relayFallback?: boolean;
 }
 
 const ACCEPT = "application/json, text/event-stream";
+/** What a server/discover probe may meet from a server that does not know it. */
+const PROBE_REFUSALS: ReadonlySet<string> = new Set(["http", "cors", "not-mcp"]);
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
@@ -37,7 +40,7 @@ type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K>
  * fetch. The fetch it is given records every frame verbatim in the wire log as it crosses, names
  * failures by step (a CORS refusal included), and reports each HTTP status to the console.
  */
-export class DirectTransport implements Transport {
+export class DirectTransport implements McpTransport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
@@ -50,6 +53,8 @@ export class DirectTransport implements Transport {
   /** Where a legacy SSE server takes POSTs, from its `endpoint` event. */
   #endpoint: URL | undefined;
   #protocolVersion: string | undefined;
+  /** server/discover probes on their way. */
+  #probing = 0;
   #startFailure: Error | undefined;
   #started = false;
   #closing = false;
@@ -70,7 +75,10 @@ export class DirectTransport implements Transport {
         : new StreamableHTTPClientTransport(this.#url, { fetch, requestInit });
     this.#inner.onmessage = (message) => this.onmessage?.(message);
     this.#inner.onerror = (error) => {
-      if (!this.#closing) this.onerror?.(this.#explain(error));
+      const explained = this.#explain(error);
+      // The probe's refusal reaches the client as its answer; it ends nothing.
+      if (this.#probing > 0 && explained instanceof RelayError && PROBE_REFUSALS.has(explained.step) && !(explained instanceof DirectRefusedError && this.#options.relayFallback === true)) return;
+      if (!this.#closing) this.onerror?.(explained);
     };
     this.#inner.onclose = () => this.#finish();
   }
@@ -89,19 +97,47 @@ export class DirectTransport implements Transport {
     }
   }
 
-  send(message: JSONRPCMessage): Promise<void> {
-    if (this.#closed) return Promise.reject(new RelayError("send", "the direct connection is closed"));
-    return this.#inner.send(message);
+  /** Over Streamable HTTP each request is its own POST; closing it cancels the request (2026-07-28). */
+  get hasPerRequestStream(): boolean {
+    return this.#inner instanceof StreamableHTTPClientTransport;
+  }
+
+  readonly channelKind = "http" as const;
+
+  async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    if (this.#closed) throw new RelayError("send", "the direct connection is closed");
+    const probe = "method" in message && message.method === "server/discover" && "id" in message ? message.id : undefined;
+    if (probe === undefined) return this.#inner instanceof StreamableHTTPClientTransport ? this.#inner.send(message, options) : this.#inner.send(message);
+    // A refusal of the server/discover probe (an HTTP error status, or CORS: a 2025 server's
+    // allow-list predates the 2026 headers) is the server's answer to it, as the relay reports it.
+    this.#probing++;
+    try {
+      await (this.#inner instanceof StreamableHTTPClientTransport ? this.#inner.send(message, options) : this.#inner.send(message));
+    } catch (error) {
+      if (!(error instanceof RelayError) || !PROBE_REFUSALS.has(error.step)) throw error;
+      // With a relay to fall back to, a CORS refusal is the fallback's to handle, not an answer.
+      if (error instanceof DirectRefusedError && this.#options.relayFallback === true) throw error;
+      const relayFailure = { step: error.step, ...(error.status !== undefined ? { status: error.status } : {}), ...(error.body !== undefined ? { body: error.body } : {}) };
+      this.onmessage?.({ jsonrpc: "2.0", id: probe, error: { code: RELAY_FAILURE_CODE, message: error.message, data: { relayFailure } } });
+    } finally {
+      this.#probing--;
+    }
   }
 
   /** Sends any text as one message, valid JSON-RPC or not (raw mode); answers reach onmessage. */
   async sendRaw(text: string): Promise<void> {
     if (!this.#started) throw new Error("DirectTransport is not started");
     if (this.#closed) throw new RelayError("send", "the direct connection is closed");
-    const headers: Record<string, string> = { ...this.#options.session.headers, "content-type": "application/json", accept: ACCEPT };
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      parsed = undefined;
+    }
+    const headers: Record<string, string> = { ...this.#options.session.headers, ...standardHeaders(parsed), "content-type": "application/json", accept: ACCEPT };
     const sessionId = this.#inner instanceof StreamableHTTPClientTransport ? this.#inner.sessionId : undefined;
     if (sessionId !== undefined) headers["mcp-session-id"] = sessionId;
-    if (this.#protocolVersion !== undefined) headers["mcp-protocol-version"] = this.#protocolVersion;
+    if (this.#protocolVersion !== undefined && headers["Mcp-Protocol-Version"] === undefined) headers["mcp-protocol-version"] = this.#protocolVersion;
     const url = this.#options.session.transport === "sse" ? this.#endpoint : this.#url;
     if (url === undefined) throw new RelayError("send", "the server has not yet said where to send messages (no endpoint event)");
     const res = await this.#fetch(url, { method: "POST", headers, body: text });
@@ -264,8 +300,8 @@ export class DirectTransport implements Transport {
       return;
     }
     for (const one of Array.isArray(value) ? value : [value]) {
-      const parsed = JSONRPCMessageSchema.safeParse(one);
-      if (parsed.success) this.onmessage?.(parsed.data);
+      const checked = specTypeSchemas.JSONRPCMessage["~standard"].validate(one);
+      if (!checked.issues) this.onmessage?.(one as JSONRPCMessage);
       else this.onerror?.(new RelayError("protocol", `server sent a message that is not valid JSON-RPC 2.0: ${preview(JSON.stringify(one) ?? text)}`));
     }
   }

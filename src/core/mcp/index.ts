@@ -1,4 +1,13 @@
 export { McpConnection, DEFAULT_CONNECT_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS } from "./connection.ts";
+export type { McpTransport } from "./mcp-transport.ts";
+export { ERA_SETTINGS, eraOfVersion, isEraSetting, LEGACY_VERSIONS, MODERN_VERSION, NEWEST_LEGACY_VERSION } from "./era.ts";
+export type { EraChoice, EraSetting, ProtocolEra } from "./era.ts";
+export type { InputAnswers, InputRequest, InputRound } from "./mrtr.ts";
+export { withEnvelope } from "./envelope.ts";
+export type { Envelope } from "./envelope.ts";
+export { isTerminal, TASK_STATUSES } from "./tasks.ts";
+export type { TaskStatus, TaskSupport, TaskView } from "./tasks.ts";
+export { TaskError } from "./task-ops.ts";
 export { classifyConnectFailure, McpConnectError, VersionRefusedError } from "./connect-failure.ts";
 export type {
   CallOptions,

@@ -1,9 +1,10 @@
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { JSONRPCMessageSchema, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { type JSONRPCMessage, specTypeSchemas, type TransportSendOptions } from "@modelcontextprotocol/client";
 import type { Clock, IdSource } from "../env/environment.ts";
 import { httpFrameHeaders } from "../wire/http-headers.ts";
 import type { WireLog } from "../wire/wire-log.ts";
 import { FrameRecorder } from "./frame-recorder.ts";
+import type { McpTransport } from "./mcp-transport.ts";
+import { standardHeaders } from "./modern-headers.ts";
 import { LineSplitter } from "../framing/line-splitter.ts";
 import { type CreateSessionBody, parseRelayEvent, preview, type RelayConsoleEvent, sessionTarget } from "./relay-api.ts";
 import { bodyPreview, RELAY_FAILURE_CODE, type RelayFailureDetail, RelayError, relayErrorMessage, relayErrorOf } from "./relay-error.ts";
@@ -24,10 +25,11 @@ export interface RelayTransportOptions {
 }
 
 /**
- * The MCP SDK client transport over the backend relay: one relay session, its NDJSON event
- * stream for what the server says, and a POST per message sent. Every frame is logged verbatim.
+ * The MCP client transport over the backend relay: one relay session, its NDJSON event stream
+ * for what the server says, and a POST per message sent, with the message's `Mcp-*` headers for
+ * the relay to send upstream. Every frame is logged verbatim.
  */
-export class RelayTransport implements Transport {
+export class RelayTransport implements McpTransport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
@@ -50,6 +52,17 @@ export class RelayTransport implements Transport {
     const session = options.session;
     this.#target = "id" in session ? (session.target ?? `relay:${session.id}`) : sessionTarget(session);
     this.#recorder = new FrameRecorder(options.wireLog, options.clock, options.ids, () => this.#target);
+  }
+
+  /** Over Streamable HTTP each request is its own upstream POST, which the relay can close (2026-07-28 cancellation). */
+  get hasPerRequestStream(): boolean {
+    const session = this.#options.session;
+    return "transport" in session && session.transport === "streamable-http";
+  }
+
+  get channelKind(): "stdio" | "http" {
+    const session = this.#options.session;
+    return "transport" in session && session.transport === "stdio" ? "stdio" : "http";
   }
 
   /** The relay's id for this session, once started. Not `sessionId`: the SDK would skip initialize. */
@@ -95,17 +108,31 @@ export class RelayTransport implements Transport {
     void this.#read(stream.body);
   }
 
-  async send(message: JSONRPCMessage): Promise<void> {
-    if ("method" in message && "id" in message) this.#pending.set(idKey(message.id), message.id);
-    await this.sendRaw(JSON.stringify(message));
+  async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    const id = "method" in message && "id" in message ? message.id : undefined;
+    if (id !== undefined) this.#pending.set(idKey(id), id);
+    const signal = options?.requestSignal;
+    if (id !== undefined && signal) signal.addEventListener("abort", () => void this.#abortRequest(id), { once: true });
+    await this.#deliver(JSON.stringify(message), { ...standardHeaders(message), ...options?.headers });
   }
 
-  /** Sends any text as one message, valid JSON-RPC or not (raw mode). */
+  /** Sends any text as one message, valid JSON-RPC or not (raw mode); an enveloped request gets its Mcp-* headers. */
   async sendRaw(text: string): Promise<void> {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      parsed = undefined;
+    }
+    await this.#deliver(text, standardHeaders(parsed));
+  }
+
+  async #deliver(text: string, mcpHeaders: Readonly<Record<string, string>>): Promise<void> {
     if (this.#relayId === undefined) throw new Error("RelayTransport is not started");
     if (this.#closed) throw new RelayError("send", "the relay session is closed");
-    this.#recorder.out(text);
-    const res = await this.#post(`${this.#sessionPath()}/messages`, text, "send");
+    const forward = this.channelKind === "http" ? mcpHeaders : {};
+    this.#recorder.out(text, undefined, httpFrameHeaders(forward));
+    const res = await this.#post(`${this.#sessionPath()}/messages`, text, "send", undefined, forward);
     if (res.status !== 202) {
       const body = await bodyPreview(res);
       throw new RelayError("send", `relay refused the message (HTTP ${res.status}): ${relayErrorMessage(body)}`, { status: res.status, ...(body !== undefined ? { body } : {}) });
@@ -128,8 +155,17 @@ export class RelayTransport implements Transport {
     return `/api/mcp/sessions/${encodeURIComponent(this.#relayId ?? "")}`;
   }
 
-  async #post(path: string, body: string | undefined, step: "create-session" | "open-stream" | "send", signal?: AbortSignal): Promise<Response> {
-    const headers: Record<string, string> = { authorization: `Bearer ${this.#options.token}` };
+  /** Asks the relay to close the upstream request that carries `id`: how 2026-07-28 cancels over HTTP. */
+  async #abortRequest(id: string | number): Promise<void> {
+    if (this.#closed || this.#relayId === undefined) return;
+    await this.#post(`${this.#sessionPath()}/abort`, JSON.stringify({ requestId: id }), "send").then(
+      (res) => res.body?.cancel(),
+      (err: unknown) => this.onerror?.(err as Error),
+    );
+  }
+
+  async #post(path: string, body: string | undefined, step: "create-session" | "open-stream" | "send", signal?: AbortSignal, extra: Readonly<Record<string, string>> = {}): Promise<Response> {
+    const headers: Record<string, string> = { ...extra, authorization: `Bearer ${this.#options.token}` };
     if (body !== undefined) headers["content-type"] = "application/json";
     try {
       return await this.#options.fetch(new URL(path, this.#options.baseUrl), { method: "POST", headers, ...(body !== undefined ? { body } : {}), ...(signal ? { signal } : {}) });
@@ -185,9 +221,10 @@ export class RelayTransport implements Transport {
       return;
     }
     for (const one of messages) {
-      const parsed = JSONRPCMessageSchema.safeParse(one);
-      if (parsed.success && !("method" in parsed.data) && "id" in parsed.data && parsed.data.id !== undefined) this.#pending.delete(idKey(parsed.data.id));
-      if (parsed.success) this.onmessage?.(parsed.data);
+      const parsed = specTypeSchemas.JSONRPCMessage["~standard"].validate(one);
+      const message = parsed.issues ? undefined : (one as JSONRPCMessage);
+      if (message && !("method" in message) && "id" in message && message.id !== undefined) this.#pending.delete(idKey(message.id));
+      if (message) this.onmessage?.(message);
       else this.onerror?.(new RelayError("protocol", `server sent a message that is not valid JSON-RPC 2.0: ${preview(JSON.stringify(one) ?? text)}`));
     }
   }

@@ -77,11 +77,15 @@ export class McpPage {
     await expect(this.connectButton).toBeVisible();
   }
 
+  /** A version given asks initialize for it, in the legacy era; without one the form's era (auto) decides. */
   async connectStdio(command: string, args: readonly string[], version?: string): Promise<void> {
     await this.transport.selectOption("stdio");
     await this.command.fill(command);
     await this.args.fill(args.join("\n"));
-    if (version !== undefined) await this.version.selectOption(version);
+    if (version !== undefined) {
+      await this.connection.getByLabel("Protocol era").selectOption("legacy");
+      await this.version.selectOption(version);
+    }
     await this.connectButton.click();
   }
 

@@ -153,14 +153,15 @@ test.describe("MCP workbench over the backend relay (stdio)", () => {
     await mcp.open(app.url);
     await mcp.connectStdio(process.execPath, ["-e", "process.exit(1)"]);
     await expect(page.getByTestId("mcp-failed-step")).toHaveText("closed", { timeout: 20_000 });
-    await expect(mcp.failureMessage).toHaveText("the connection closed before initialize was answered: process exited with code 1");
+    // The form probes first (auto): the process ends on server/discover, and the failure says what that can mean.
+    await expect(mcp.failureMessage).toHaveText("the connection closed before server/discover was answered: process exited with code 1; a server that exits on a request before initialize needs the legacy era");
     await expect(mcp.state).toHaveText("failed");
 
     await mcp.connectStdio(process.execPath, ["-e", "console.log('Hello from a plain program')"]);
     await expect(page.getByTestId("mcp-failed-step")).toHaveText("not-mcp", { timeout: 20_000 });
     await expect(mcp.failureMessage).toHaveText(
       "the server process wrote a line to stdout that is not JSON-RPC: Hello from a plain program, so it is not an MCP server, or not started as one " +
-        "(the connection closed before initialize was answered: process exited with code 0)",
+        "(the connection closed before server/discover was answered: process exited with code 0)",
     );
   });
 

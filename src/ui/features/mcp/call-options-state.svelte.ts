@@ -34,8 +34,8 @@ export function parseMeta(text: string): { ok: true; meta: Record<string, unknow
 /**
  * Per-call options of tools/call: `_meta`, progress and a time limit that overrides the
  * connection's. A progressToken typed into `_meta` is sent as typed and its progress followed;
- * otherwise, when progress is wanted, the SDK adds a token of its own (and each notification
- * extends the time limit).
+ * otherwise, when progress is wanted, the connection adds a token of its own (and each
+ * notification extends the time limit).
  */
 export class CallOptionsState {
   metaText = $state("");
@@ -64,8 +64,8 @@ export class CallOptionsState {
       return { ok: true, options: base, end };
     }
     if (!this.wantProgress) return { ok: true, options: base, end: () => {} };
-    // The SDK drops progress that arrives in the same read as the response; the connection passes
-    // such late progress on as an event, and only this call (one at a time) waits on an SDK token.
+    // Progress that arrives after the call's answer is no longer the call's; the connection passes
+    // it on as an event, and only this call (one at a time) uses a token the connection made.
     const end = source.on("progress", (p) => {
       if (typeof p.progressToken === "number") this.#show(p);
     });

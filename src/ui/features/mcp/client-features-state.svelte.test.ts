@@ -124,7 +124,7 @@ describe("logging and ping through the workbench", () => {
     const ping = client.ping(1_000);
     clock.advance(12.5);
     await ping;
-    expect(client.pingResult).toEqual({ ok: true, ms: 12.5 });
+    expect(client.pingResult).toEqual({ ok: true, ms: 12.5, method: "ping" });
     await connection.close();
     await client.ping(1_000);
     expect(client.pingResult).toMatchObject({ ok: false, message: expect.stringMatching(/^ping failed: /) });

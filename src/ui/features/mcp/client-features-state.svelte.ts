@@ -4,7 +4,7 @@ import { LogState } from "./log-state.svelte.ts";
 import { RootsState } from "./roots-state.svelte.ts";
 import { SamplingState } from "./sampling-state.svelte.ts";
 
-export type PingResult = { readonly ok: true; readonly ms: number } | { readonly ok: false; readonly message: string };
+export type PingResult = { readonly ok: true; readonly ms: number; readonly method: string } | { readonly ok: false; readonly message: string };
 
 /** Which client capabilities to declare at connect; editable while not connected. */
 export interface CapabilityChoice {
@@ -83,7 +83,7 @@ export class ClientFeaturesState {
     const start = this.#clock.now();
     try {
       await connection.ping(timeoutMs);
-      this.pingResult = { ok: true, ms: this.#clock.now() - start };
+      this.pingResult = { ok: true, ms: this.#clock.now() - start, method: connection.pingMethod };
     } catch (error) {
       this.pingResult = { ok: false, message: `ping failed: ${(error as Error).message}` };
     } finally {

@@ -1,4 +1,4 @@
-import type { CreateSessionBody, ServerEntry } from "../../../core/mcp/index.ts";
+import type { CreateSessionBody, EraSetting, ServerEntry } from "../../../core/mcp/index.ts";
 import {
   type ConnectFormValues,
   type ConnectionMode,
@@ -21,6 +21,8 @@ export interface ConnectRequest {
   readonly body: CreateSessionBody;
   /** Always "relay" for stdio; the backend is the only one that can spawn a process. */
   readonly mode: ConnectionMode;
+  readonly era: EraSetting;
+  /** What initialize asks for (legacy, and auto's fallback). */
   readonly protocolVersion: string;
   readonly connectTimeoutMs: number;
   readonly requestTimeoutMs: number;
@@ -39,6 +41,8 @@ export class ConnectFormState {
   /** Sent as `Authorization: Bearer …`; never saved, never logged. */
   bearerToken = $state("");
   requestedVersion = $state<string>(REQUESTABLE_VERSIONS[0]);
+  /** New servers probe; a saved server says what it was saved with. */
+  era = $state<EraSetting>("auto");
   connectTimeout = $state("30");
   requestTimeout = $state("60");
   /** The saved or imported entry the fields came from, so fields the form does not show are kept. */
@@ -47,7 +51,7 @@ export class ConnectFormState {
   constructor() {
     // Kept across a reload; the bearer token and environment and header values (secrets) are asked again.
     const names = (rows: NameValueRow[]) => rows.map((r) => ({ name: r.name, value: "" }));
-    const fields = ["transportChoice", "connectionMode", "command", "argsText", "cwd", "url", "requestedVersion", "connectTimeout", "requestTimeout", "envRows", "headerRows"] as const;
+    const fields = ["transportChoice", "connectionMode", "command", "argsText", "cwd", "url", "requestedVersion", "era", "connectTimeout", "requestTimeout", "envRows", "headerRows"] as const;
     keepDraft("mcp.form", () => ({ ...fieldsOf(this, fields), envRows: names(this.envRows), headerRows: names(this.headerRows) }), (d) => restoreFields(this, fields, d));
   }
 
@@ -71,8 +75,10 @@ export class ConnectFormState {
     };
   }
 
-  /** Fills the fields from a saved or imported server. */
-  load(entry: ServerEntry, mode: ConnectionMode = "relay"): void {
+  /** Fills the fields from a saved or imported server, with the era and initialize version it was saved with. */
+  load(entry: ServerEntry, mode: ConnectionMode = "relay", protocol: { readonly era?: EraSetting; readonly version?: string } = {}): void {
+    if (protocol.era) this.era = protocol.era;
+    if (protocol.version) this.requestedVersion = protocol.version;
     const v = formFromEntry(entry);
     this.transportChoice = v.transport;
     this.command = v.command;
@@ -103,6 +109,7 @@ export class ConnectFormState {
       request: {
         body: form.body.transport === "stdio" ? form.body : { ...form.body, limits: relayLimitsFor(request.ms) },
         mode: form.body.transport === "stdio" ? "relay" : this.connectionMode,
+        era: this.era,
         protocolVersion: this.requestedVersion,
         connectTimeoutMs: connect.ms,
         requestTimeoutMs: request.ms,

@@ -1,4 +1,4 @@
-import type { CreateSessionBody, ServerEntry } from "../../../core/mcp/index.ts";
+import type { CreateSessionBody, EraSetting, ServerEntry } from "../../../core/mcp/index.ts";
 
 export type McpTransportChoice = "stdio" | "streamable-http" | "sse";
 
@@ -12,6 +12,13 @@ export const CONNECTION_MODES: readonly { readonly id: ConnectionMode; readonly 
 
 /** Versions the console can request in initialize, newest first. */
 export const REQUESTABLE_VERSIONS = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"] as const;
+
+/** The protocol eras a server can be reached in, as the form offers them. */
+export const ERA_CHOICES: readonly { readonly id: EraSetting; readonly label: string }[] = [
+  { id: "auto", label: "Auto: probe with server/discover, else initialize" },
+  { id: "legacy", label: "Legacy: initialize (2024-11-05 … 2025-11-25)" },
+  { id: "modern", label: "Modern: 2026-07-28 (server/discover, stateless)" },
+];
 
 export interface NameValueRow {
   name: string;

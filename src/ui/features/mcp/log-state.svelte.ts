@@ -24,6 +24,8 @@ export function logText(data: unknown): string {
 /** Where `logging/setLevel` can be sent: the open connection, while the server declares logging. */
 export interface LevelTarget {
   setLoggingLevel(level: LoggingLevel): Promise<void>;
+  /** "ping" on a legacy connection: a modern one takes the level with each request instead. */
+  readonly pingMethod?: string;
 }
 
 /**
@@ -73,7 +75,13 @@ export class LogState {
     this.setting = true;
     try {
       await target.setLoggingLevel(level);
-      this.levelStatus = { ok: true, text: `The server now sends messages at ${level} and above.` };
+      const perRequest = target.pingMethod === "server/discover";
+      this.levelStatus = {
+        ok: true,
+        text: perRequest
+          ? `Each request from now on asks for messages at ${level} and above (io.modelcontextprotocol/logLevel in its _meta; 2026-07-28 has no logging/setLevel).`
+          : `The server now sends messages at ${level} and above.`,
+      };
     } catch (error) {
       this.levelStatus = { ok: false, text: `logging/setLevel failed: ${(error as Error).message}` };
     } finally {

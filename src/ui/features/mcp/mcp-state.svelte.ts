@@ -12,6 +12,8 @@ import { CallOptionsState } from "./call-options-state.svelte.ts";
 import { argsKey, callArguments, type CallShown } from "./call-shown.ts";
 import { ClientFeaturesState } from "./client-features-state.svelte.ts";
 import { ElicitationState } from "./elicitation-state.svelte.ts";
+import { InputRoundsState } from "./input-rounds-state.svelte.ts";
+import { TasksState } from "./tasks-state.svelte.ts";
 import { pageCompiler } from "./page-compiler.ts";
 import { checkCall, type ResultCheck, type ResultChecker } from "./result-check.ts";
 import { ConnectFormState } from "./connect-form-state.svelte.ts";
@@ -77,7 +79,7 @@ export class McpWorkbenchState {
   /** Counts connections made and ended: a result from an earlier one is stale. */
   #generation = $state(0);
   /** The last connect attempt's failure, for the form as it was then. */
-  readonly #failure = new ResultFor<ConnectFailure>(() => inputKey(this.form.values, this.form.connectionMode, this.form.requestedVersion));
+  readonly #failure = new ResultFor<ConnectFailure>(() => inputKey(this.form.values, this.form.connectionMode, this.form.requestedVersion, this.form.era));
   readonly #call = new ResultFor<CallShown>(() => inputKey(this.#generation, this.selectedName, argsKey(this.argsDraft)));
   /** Form-mode elicitation requests from the server, answered in a dialog. */
   readonly elicitation = new ElicitationState(() => this.#connection?.info?.negotiatedVersion);
@@ -85,6 +87,10 @@ export class McpWorkbenchState {
   readonly client = new ClientFeaturesState();
   /** `_meta`, progress and time limit of the next tool call. */
   readonly callOptions = new CallOptionsState();
+  /** The input_required rounds of the call on show. */
+  readonly rounds = new InputRoundsState();
+  /** Tasks started here or listed by the server. */
+  readonly tasks = new TasksState();
 
   /** False where the page's CSP keeps ajv from checking results (see page-compiler.ts). */
   readonly checksResults: boolean;
@@ -181,7 +187,7 @@ export class McpWorkbenchState {
       this.formError = form.error;
       return;
     }
-    const { body, mode, protocolVersion, connectTimeoutMs, requestTimeoutMs } = form.request;
+    const { body, mode, era, protocolVersion, connectTimeoutMs, requestTimeoutMs } = form.request;
     this.requestTimeoutMs = requestTimeoutMs;
     this.formError = null;
     this.ended = null;
@@ -203,9 +209,12 @@ export class McpWorkbenchState {
       this.#generation++;
       this.#abort?.abort("the connection closed");
       this.elicitation.clear();
+      this.rounds.stop();
+      this.tasks.detach();
       this.client.detach();
     });
     connection.on("error", (error) => this.#log({ type: "note", text: error.message }));
+    connection.on("era-mismatch", ({ message }) => this.#log({ type: "note", text: message }));
     connection.on("list-changed", ({ list }) => {
       if (list === "tools" && this.#connection === connection && this.status === "connected") this.#toolsChanged();
     });
@@ -216,6 +225,7 @@ export class McpWorkbenchState {
     try {
       this.info = await connection.connect(transport, {
         clientInfo: CLIENT_INFO,
+        era,
         protocolVersion,
         timeoutMs: connectTimeoutMs,
         ...features,
@@ -232,6 +242,8 @@ export class McpWorkbenchState {
     if (this.#connection !== connection) return;
     this.status = "connected";
     this.connectedTo = body;
+    this.tasks.clear();
+    this.tasks.attach(connection, requestTimeoutMs);
     await this.refreshTools();
   }
 
@@ -239,6 +251,8 @@ export class McpWorkbenchState {
     const connection = this.#connection;
     this.#abort?.abort("disconnected");
     this.elicitation.clear();
+    this.rounds.stop();
+    this.tasks.detach();
     this.client.detach();
     this.#connection = undefined;
     this.#transport = undefined;
@@ -287,7 +301,17 @@ export class McpWorkbenchState {
     this.#call.clear();
   }
 
-  async send(): Promise<void> {
+  /** Whether the server lets a call run as a task. */
+  get canRunAsTask(): boolean {
+    return this.status === "connected" && this.tasks.support?.toolCalls === true;
+  }
+
+  /** Sends the call and asks for it to run as a task; the task then shows in Tasks. */
+  runAsTask(): Promise<void> {
+    return this.send(true);
+  }
+
+  async send(asTask = false): Promise<void> {
     const connection = this.#connection;
     const name = this.selectedTool?.name;
     if (!connection || this.status !== "connected" || typeof name !== "string" || this.calling) return;
@@ -298,6 +322,7 @@ export class McpWorkbenchState {
     const call = this.callOptions.prepare(connection, this.requestTimeoutMs);
     if (!call.ok) return refuse(call.error);
     this.#call.clear();
+    this.rounds.clear();
     this.calling = true;
     const key = this.#call.key();
     const tool = this.selectedTool;
@@ -305,7 +330,8 @@ export class McpWorkbenchState {
     const abort = new AbortController();
     this.#abort = abort;
     try {
-      const outcome = await connection.callTool(name, args, { ...call.options, signal: abort.signal });
+      const outcome = await connection.callTool(name, args, { ...call.options, ...this.rounds.options(connection), ...(asTask ? { asTask: {} } : {}), signal: abort.signal });
+      if (outcome.kind === "task") this.tasks.add(outcome.task, name);
       // An answer for a tool no longer selected is not shown under another (Traffic keeps it).
       if (this.selectedName !== name) return;
       const shown: CallShown = { outcome, error: null, check: this.#checker && version !== undefined ? { status: "checking" } : null };
@@ -328,6 +354,7 @@ export class McpWorkbenchState {
 
   cancel(): void {
     this.#abort?.abort("cancelled by the user");
+    this.rounds.stop();
   }
 
   #log(line: ConsoleLine): void {

@@ -44,6 +44,22 @@ describe("frame checks against the negotiated version", () => {
     expect(verdict.status).not.toBe("unrecognised");
   });
 
+  it("judges live frames of a 2026-07-28 connection by that era: the envelope required, a legacy-shaped answer invalid", async () => {
+    const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
+    const call = await verdictOf(frame("out", rpc({ id: 3, method: "tools/call", params: { _meta: meta, name: "echo", arguments: {} } })), "2026-07-28");
+    expect(call).toMatchObject({ status: "valid", kind: "tools/call request" });
+    const bare = await verdictOf(frame("out", rpc({ id: 4, method: "tools/call", params: { name: "echo" } })), "2026-07-28");
+    expect(bare).toMatchObject({ status: "invalid", kind: "tools/call request" });
+    const answer = await verdictOf(frame("in", rpc({ id: 3, result: { resultType: "complete", content: [{ type: "text", text: "hi" }] } })), "2026-07-28", "tools/call");
+    expect(answer).toMatchObject({ status: "valid" });
+    const legacyShape = await verdictOf(frame("in", rpc({ id: 4, result: { content: [{ type: "text", text: "hi" }] } })), "2026-07-28", "tools/call");
+    expect(legacyShape).toMatchObject({ status: "invalid" });
+    const inputRequired = await verdictOf(frame("in", rpc({ id: 5, result: { resultType: "input_required", requestState: "abc" } })), "2026-07-28", "tools/call");
+    expect(inputRequired.status).toBe("valid");
+    // The same legacy call is fine on a 2025-11-25 connection.
+    expect(await verdictOf(frame("out", rpc({ id: 6, method: "tools/call", params: { name: "echo" } })), "2025-11-25")).toMatchObject({ status: "valid" });
+  });
+
   it("names a wrong jsonrpc version, a missing method and an error response", async () => {
     const wrong = await verdictOf(frame("out", '{"jsonrpc":"1.0","id":1,"method":"ping"}'), "2025-06-18");
     expect(wrong).toMatchObject({ status: "invalid", problems: [expect.stringMatching(/jsonrpc/)] });

@@ -268,3 +268,35 @@ describe("RawJsonRpcState", () => {
     raw.dispose();
   });
 });
+
+describe("the 2026-07-28 envelope in raw mode", () => {
+  const envelope = { protocolVersion: "2026-07-28", clientInfo: { name: "patchbay", version: "0.1.0" }, clientCapabilities: {} };
+
+  it("goes into the typed request's _meta, keeping what is there", () => {
+    const raw = new RawJsonRpcState(new WireLog(manualClock(), 10));
+    raw.text = rpc({ id: 7, method: "tools/call", params: { name: "echo", _meta: { progressToken: "p" } } });
+    raw.addEnvelope(envelope);
+    expect(JSON.parse(raw.text)).toEqual({
+      jsonrpc: "2.0",
+      id: 7,
+      method: "tools/call",
+      params: { name: "echo", _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientInfo": envelope.clientInfo, "io.modelcontextprotocol/clientCapabilities": {}, progressToken: "p" } },
+    });
+    expect(raw.error).toBeNull();
+  });
+
+  it("says why it cannot go into text that is no request, and leaves the text alone", () => {
+    const raw = new RawJsonRpcState(new WireLog(manualClock(), 10));
+    for (const [text, why] of [
+      ["{not json", /not JSON/],
+      ["[1,2]", /not one JSON-RPC request/],
+      [rpc({ id: 1, result: {} }), /not one JSON-RPC request/],
+      [rpc({ id: 1, method: "x", params: [1] }), /params is not an object/],
+    ] as const) {
+      raw.text = text;
+      raw.addEnvelope(envelope);
+      expect(raw.text).toBe(text);
+      expect(raw.error).toMatch(why);
+    }
+  });
+});

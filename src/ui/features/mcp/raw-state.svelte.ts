@@ -1,3 +1,5 @@
+import { isJsonObject } from "../../../core/json/index.ts";
+import { type Envelope, withEnvelope } from "../../../core/mcp/index.ts";
 import type { WireEntry, WireLog } from "../../../core/wire/index.ts";
 import type { McpTransportHandle } from "./mcp-state.svelte.ts";
 import { CheckQueue, type Defer, type FrameChecker } from "./raw-check-queue.ts";
@@ -132,6 +134,31 @@ export class RawJsonRpcState {
   showWholeConnection(whole: boolean): void {
     this.wholeConnection = whole;
     this.#refresh();
+  }
+
+  /**
+   * Puts the 2026-07-28 `_meta` envelope into the request typed (keys already in its `_meta` are
+   * kept), so it can go to a modern server; says why when the text is not a request.
+   */
+  addEnvelope(envelope: Envelope): void {
+    let value: unknown;
+    try {
+      value = JSON.parse(this.text);
+    } catch (error) {
+      this.error = `No envelope added: the text is not JSON (${(error as Error).message})`;
+      return;
+    }
+    if (!isJsonObject(value) || typeof value.method !== "string") {
+      this.error = "No envelope added: the text is not one JSON-RPC request or notification (an object with a method)";
+      return;
+    }
+    const params = value.params === undefined || isJsonObject(value.params) ? value.params : undefined;
+    if (value.params !== undefined && params === undefined) {
+      this.error = "No envelope added: params is not an object";
+      return;
+    }
+    this.error = null;
+    this.text = JSON.stringify({ ...value, params: withEnvelope(params, envelope) });
   }
 
   /** Replaces the text with an older or newer sent message, like a shell. */

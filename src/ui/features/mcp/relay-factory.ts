@@ -40,7 +40,7 @@ export function transportFactory(deps: FactoryDeps): ChoosingTransportFactory {
     const relay = () => new RelayTransport({ fetch, baseUrl: deps.baseUrl, token: deps.token, session, wireLog, clock, ids, onConsole });
     const mode = choice.mode ?? "relay";
     if (session.transport === "stdio" || mode === "relay") return relay();
-    const direct = new DirectTransport({ fetch, session, wireLog, clock, ids, onConsole });
+    const direct = new DirectTransport({ fetch, session, wireLog, clock, ids, onConsole, relayFallback: mode !== "direct" });
     return mode === "direct" ? direct : new FallbackTransport(direct, relay, choice.onNote ?? (() => {}));
   };
 }

@@ -75,7 +75,7 @@ export function summarize(outcome: CallOutcome): OutcomeSummary {
         tone: outcome.structuredContentIssues.length > 0 ? "warn" : "good",
       };
     case "invalid-result":
-      return { title: "Invalid result", detail: `The answer is not a CallToolResult of the negotiated version (${outcome.issues.length} issue(s)).`, tone: "bad" };
+      return { title: "Invalid result", detail: outcome.eraIssue ?? `The answer is not a CallToolResult of the negotiated version (${outcome.issues.length} issue(s)).`, tone: "bad" };
     case "timeout":
       return { title: "Timed out", detail: `No answer within ${outcome.timeoutMs} ms.`, tone: "warn" };
     case "cancelled":
@@ -84,6 +84,10 @@ export function summarize(outcome: CallOutcome): OutcomeSummary {
       return { title: "Connection closed", detail: outcome.message, tone: "bad" };
     case "relay-failure":
       return { title: `Not delivered (${outcome.step} step)`, detail: `The request never got an answer from the server: ${outcome.message}`, tone: "bad" };
+    case "input-required":
+      return { title: "Input still required", detail: outcome.message, tone: "warn" };
+    case "task":
+      return { title: `Running as task ${outcome.task.taskId}`, detail: `Status ${outcome.task.status}${outcome.task.statusMessage ? `: ${outcome.task.statusMessage}` : ""}. Its result comes through the task.`, tone: "good" };
   }
 }
 
@@ -95,6 +99,8 @@ export function rawOf(outcome: CallOutcome): string {
     case "tool-error":
     case "success":
     case "invalid-result":
+    case "input-required":
+    case "task":
       return pretty(outcome.result);
     default:
       return pretty(outcome);

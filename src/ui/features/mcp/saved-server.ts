@@ -1,10 +1,14 @@
 /**
  * One saved MCP server as a workspace document ("servers" kind, format version 1):
- * `{ protocol: "mcp", name, server, inputs?, connection, secrets }`, where `server` is the entry
- * as VS Code would write it (explicit `type`, kept fields included).
+ * `{ protocol: "mcp", name, server, inputs?, connection, era?, protocolVersion?, secrets }`, where
+ * `server` is the entry as VS Code would write it (explicit `type`, kept fields included), `era`
+ * the protocol era to reach it in and `protocolVersion` the version initialize asks for. A server
+ * saved before eras existed has neither and loads as legacy with the newest legacy version: it
+ * was saved by a console that spoke only initialize, so it keeps exactly the traffic it had (no
+ * probe a stdio server might exit on); the user switches it to auto or modern.
  */
 import { isJsonObject } from "../../../core/json/index.ts";
-import { entryJson, parseServerEntry, type ServerEntry } from "../../../core/mcp/index.ts";
+import { entryJson, type EraSetting, isEraSetting, LEGACY_VERSIONS, parseServerEntry, type ServerEntry } from "../../../core/mcp/index.ts";
 import { documentNameProblem } from "../../../core/persist/names.ts";
 import type { ConnectionMode } from "./connect-form.ts";
 
@@ -34,20 +38,39 @@ export function withSecrets(entry: ServerEntry, known: Secrets | undefined): Ser
   return entry.transport === "stdio" ? { ...entry, env: fill(entry.env, known.env) } : { ...entry, headers: fill(entry.headers, known.headers) };
 }
 
-export function toSavedServer(entry: ServerEntry, mode: ConnectionMode, saveSecrets: boolean): Record<string, unknown> {
+/** The era and initialize version a server is reached with. */
+export interface SavedProtocol {
+  readonly era: EraSetting;
+  readonly version: string;
+}
+
+export function toSavedServer(entry: ServerEntry, mode: ConnectionMode, saveSecrets: boolean, protocol?: SavedProtocol): Record<string, unknown> {
   return {
     protocol: "mcp",
     name: entry.name,
     server: entryJson(saveSecrets ? entry : blankSecrets(entry), "vscode"),
     ...(entry.inputs ? { inputs: entry.inputs } : {}),
     connection: mode,
+    ...(protocol ? { era: protocol.era, protocolVersion: protocol.version } : {}),
     secrets: saveSecrets ? "saved" : "omitted",
   };
 }
 
 export type SavedServerResult =
-  | { readonly ok: true; readonly entry: ServerEntry; readonly mode: ConnectionMode; readonly secretsSaved: boolean }
+  | { readonly ok: true; readonly entry: ServerEntry; readonly mode: ConnectionMode; readonly secretsSaved: boolean; readonly protocol: SavedProtocol; readonly notes: readonly string[] }
   | { readonly ok: false; readonly error: string };
+
+/** The saved era and version; what is missing takes the pre-era meaning, what is unknown is named. */
+function savedProtocol(data: Record<string, unknown>): { protocol: SavedProtocol; notes: string[] } {
+  const notes: string[] = [];
+  let era: EraSetting = "legacy";
+  if (isEraSetting(data.era)) era = data.era;
+  else if (data.era !== undefined) notes.push(`its era ${JSON.stringify(data.era)} is none of auto, legacy, modern; it loads as legacy`);
+  let version: string = LEGACY_VERSIONS[0];
+  if (typeof data.protocolVersion === "string" && (LEGACY_VERSIONS as readonly string[]).includes(data.protocolVersion)) version = data.protocolVersion;
+  else if (data.protocolVersion !== undefined) notes.push(`its protocol version ${JSON.stringify(data.protocolVersion)} is not one initialize can ask for; ${version} is used`);
+  return { protocol: { era, version }, notes };
+}
 
 /** Checks a loaded document's data; anything unexpected is named, never guessed at. */
 export function parseSavedServer(docName: string, data: unknown): SavedServerResult {
@@ -60,7 +83,8 @@ export function parseSavedServer(docName: string, data: unknown): SavedServerRes
   const parsed = parseServerEntry(name, data.server, inputs);
   if ("error" in parsed) return { ok: false, error: parsed.error };
   const mode = MODES.find((m) => m === data.connection) ?? "relay";
-  return { ok: true, entry: parsed.entry, mode, secretsSaved: data.secrets === "saved" };
+  const { protocol, notes } = savedProtocol(data);
+  return { ok: true, entry: parsed.entry, mode, secretsSaved: data.secrets === "saved", protocol, notes };
 }
 
 /**

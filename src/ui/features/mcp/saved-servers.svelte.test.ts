@@ -199,3 +199,40 @@ describe("workspace names for servers", () => {
     expect(documentNames(["A", "a", "a"], ["a"])).toEqual(["A-2", "a-3", "a-4"]);
   });
 });
+
+describe("the era a saved server is reached in", () => {
+  it("is saved with the server, with the version initialize asks for, and comes back when loaded", async () => {
+    const { form, saved, files } = setup();
+    form.transportChoice = "streamable-http";
+    form.url = "http://127.0.0.1:9/mcp";
+    form.era = "modern";
+    form.requestedVersion = "2025-06-18";
+    saved.saveName = "modern-one";
+    await saved.save();
+    const data = JSON.parse(files.get("servers/modern-one")!) as { version: number; data: Record<string, unknown> };
+    expect(data.version).toBe(1);
+    expect(data.data).toMatchObject({ era: "modern", protocolVersion: "2025-06-18" });
+    form.era = "auto";
+    form.requestedVersion = "2025-11-25";
+    await saved.load("modern-one");
+    expect([form.era, form.requestedVersion]).toEqual(["modern", "2025-06-18"]);
+  });
+
+  it("loads a server saved before eras as legacy with the newest legacy version, and names an era it does not know", () => {
+    const before = { protocol: "mcp", name: "old", server: { type: "stdio", command: "node", args: [] }, connection: "relay", secrets: "omitted" };
+    expect(parseSavedServer("old", before)).toMatchObject({ ok: true, protocol: { era: "legacy", version: "2025-11-25" }, notes: [] });
+    const odd = parseSavedServer("odd", { ...before, era: "future", protocolVersion: "2026-07-28" });
+    expect(odd).toMatchObject({ ok: true, protocol: { era: "legacy", version: "2025-11-25" } });
+    if (!odd.ok) return;
+    expect(odd.notes).toEqual([
+      'its era "future" is none of auto, legacy, modern; it loads as legacy',
+      'its protocol version "2026-07-28" is not one initialize can ask for; 2025-11-25 is used',
+    ]);
+  });
+
+  it("gives imported servers the auto era, as new ones get", async () => {
+    const { saved, files } = setup();
+    await saved.importConfig(JSON.stringify({ mcpServers: { one: { command: "node" } } }));
+    expect(JSON.parse(files.get("servers/one")!).data).toMatchObject({ era: "auto" });
+  });
+});

@@ -3,6 +3,7 @@ import {
   type ConfigFlavour,
   formatServersConfig,
   MAX_CONFIG_CHARS,
+  LEGACY_VERSIONS,
   parseServersConfig,
   type ServerEntry,
 } from "../../../core/mcp/index.ts";
@@ -12,6 +13,8 @@ import type { ConnectFormState } from "./connect-form-state.svelte.ts";
 import { blankSecrets, documentNames, parseSavedServer, type Secrets, secretsOf, toSavedServer, withSecrets } from "./saved-server.ts";
 
 const KIND = "servers";
+/** An imported server says nothing of eras: it probes, as a new server does. */
+const IMPORTED = { era: "auto", version: LEGACY_VERSIONS[0] } as const;
 
 /**
  * Saved MCP servers in the workspace ("servers" documents): save the form, load one into it,
@@ -61,7 +64,7 @@ export class SavedServersState {
     const built = form.entry(this.#loadedDoc === name && loaded ? loaded.name : name);
     if (!built.ok) return this.#fail(`cannot save "${name}": ${built.error}`);
     try {
-      await this.#storage.write(KIND, name, toSavedServer(built.entry, form.connectionMode, this.saveSecrets));
+      await this.#storage.write(KIND, name, toSavedServer(built.entry, form.connectionMode, this.saveSecrets, { era: form.era, version: form.requestedVersion }));
     } catch (err) {
       return this.#fail(`could not save "${name}": ${(err as Error).message}`);
     }
@@ -83,12 +86,13 @@ export class SavedServersState {
     const parsed = parseSavedServer(name, data);
     if (!parsed.ok) return this.#fail(`"${name}" is not a usable MCP server: ${parsed.error}`);
     const entry = withSecrets(parsed.entry, this.#secrets[name]);
-    this.#form().load(entry, parsed.mode);
+    this.#form().load(entry, parsed.mode, parsed.protocol);
     this.#loadedDoc = name;
     this.saveName = name;
     this.selected = name;
     const missing = missingSecrets(entry);
-    this.#ok(missing.length > 0 ? `loaded "${name}"; give ${missing.join(", ")} again (secret values are not saved)` : `loaded "${name}"`);
+    const notes = parsed.notes.length > 0 ? `; ${parsed.notes.join("; ")}` : "";
+    this.#ok(`${missing.length > 0 ? `loaded "${name}"; give ${missing.join(", ")} again (secret values are not saved)` : `loaded "${name}"`}${notes}`);
   }
 
   async remove(): Promise<void> {
@@ -130,7 +134,7 @@ export class SavedServersState {
     for (const [i, server] of servers.entries()) {
       const doc = docs[i]!;
       try {
-        await this.#storage.write(KIND, doc, toSavedServer(server, "relay", this.saveSecrets));
+        await this.#storage.write(KIND, doc, toSavedServer(server, "relay", this.saveSecrets, IMPORTED));
       } catch (err) {
         notes.push(`Not imported: "${server.name}": it could not be saved (${(err as Error).message})`);
         continue;
