@@ -1,4 +1,3 @@
-import type { EraSetting } from "../../src/core/mcp/era.ts";
 /**
  * The command line of `patchbay call mcp`: the server (a URL, or a quoted command line started
  * over stdio), then a tool and its JSON arguments, or --list. Everything that can be told from
@@ -7,6 +6,7 @@ import type { EraSetting } from "../../src/core/mcp/era.ts";
 import { addHeader, CallUsageError, needs, parseJsonObject, parseTimeout, tokenFromEnv, toolName } from "./call-options.ts";
 import { DEFAULT_MCP_TIMEOUT_MS } from "./call-defaults.ts";
 import { commandWords, CommandWordsError } from "./command-words.ts";
+import { isEraSetting, type EraSetting } from "../../src/core/mcp/era.ts";
 
 export type McpTarget = (
   | { readonly kind: "stdio"; readonly line: string; readonly argv: readonly [string, ...string[]] }
@@ -51,6 +51,7 @@ export function parseCallMcpArgs(args: readonly string[], env: Readonly<Record<s
   let timeoutMs = DEFAULT_MCP_TIMEOUT_MS;
   let transport: "auto" | "streamable-http" | "sse" = "auto";
   let oauth: Partial<OAuthCliOptions> | undefined;
+  let era: EraSetting | undefined;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
     const value = () => args[++i];
@@ -67,6 +68,10 @@ export function parseCallMcpArgs(args: readonly string[], env: Readonly<Record<s
     } else if (arg === "--token-env") {
       headers.Authorization = `Bearer ${tokenFromEnv(value(), env)}`;
       httpOnly.push(arg);
+    } else if (arg === "--era") {
+      const v = value();
+      if (!isEraSetting(v)) throw new CallUsageError(`--era must be legacy, modern or auto${v === undefined ? "" : `, got ${JSON.stringify(v)}`}`);
+      era = v;
     } else if (arg === "--transport") {
       const v = value();
       if (!(TRANSPORTS as readonly (string | undefined)[]).includes(v)) throw new CallUsageError(`--transport must be streamable-http or sse${v === undefined ? "" : `, got ${JSON.stringify(v)}`}`);
@@ -80,7 +85,7 @@ export function parseCallMcpArgs(args: readonly string[], env: Readonly<Record<s
   }
   const [server, tool, argumentsJson, ...extra] = positional;
   if (server === undefined) throw new CallUsageError("give the server: call mcp <url | \"command line\"> <tool> ['<json arguments>'], or --list");
-  const target = targetOf(server, { transport, headers, httpOnly });
+  const target: McpTarget = { ...targetOf(server, { transport, headers, httpOnly }), ...(era ? { era } : {}) };
   if (oauth && Object.keys(headers).some((h) => h.toLowerCase() === "authorization")) throw new CallUsageError("--oauth gets the token itself: leave out --token-env and an Authorization header");
   const auth = oauth ? { oauth: { waitMs: 300_000, ...oauth } } : {};
   if (list) {

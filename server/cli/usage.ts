@@ -183,6 +183,8 @@ structuredContent misses the outputSchema, or the server cannot be started or re
   --json                   Print the result as JSON
   --no-check               Send the call without listing tools or checking the arguments
   --transport <t>          streamable-http or sse only, no fallback (URL servers)
+  --era <e>                legacy (initialize; the default), modern (2026-07-28: stateless,
+                           server/discover) or auto (server/discover first, else initialize)
   -H, --header 'N: v'      Send this header with every request (repeatable; URL servers)
   --token-env <NAME>       Send Authorization: Bearer with the value of this environment
                            variable (URL servers; the token is never printed)

@@ -146,6 +146,23 @@ describe("patchbay call mcp over HTTP", () => {
     expect(JSON.parse(add.out)).toMatchObject({ structuredContent: { sum: 5 }, isError: false });
   });
 
+  it("--era auto and --era modern reach the served agent in 2026-07-28; the default stays legacy", async () => {
+    for (const era of ["auto", "modern"]) {
+      const before = servedFrames.length;
+      const r = await call([served.url, "add", '{"a": 2, "b": 5}', "--json", "--era", era]);
+      expect(r.code, r.err).toBe(0);
+      expect(JSON.parse(r.out)).toMatchObject({ structuredContent: { sum: 7 } });
+      expect(r.err).toContain("MCP 2026-07-28");
+      const methods = servedFrames.slice(before).map((t) => (JSON.parse(t) as { method?: string }).method);
+      expect(methods).toContain("server/discover");
+      expect(methods).not.toContain("initialize");
+    }
+    const before = servedFrames.length;
+    const legacy = await call([served.url, "add", '{"a": 1, "b": 1}']);
+    expect(legacy.code, legacy.err).toBe(0);
+    expect(servedFrames.slice(before).map((t) => (JSON.parse(t) as { method?: string }).method)).toContain("initialize");
+  });
+
   it("a harness failure of the served tool is isError: exit 1, named; a command's non-zero exit is the tool's answer, exit 0", async () => {
     const bad = await call([served.url, "echo", '{"message": 5}', "--no-check"]);
     expect(bad.code).toBe(1);
@@ -216,6 +233,8 @@ describe("patchbay call mcp usage errors", () => {
     [["http://x/mcp", "echo", "--transport", "ws"], /--transport must be streamable-http or sse/],
     [["http://x/mcp", "echo", "--timeout", "5"], /--timeout must be milliseconds/],
     [["http://x/mcp", "echo", "--frob"], /unknown option '--frob'/],
+    [["http://x/mcp", "echo", "--era", "newest"], /--era must be legacy, modern or auto, got "newest"/],
+    [["http://x/mcp", "echo", "--era"], /--era must be legacy, modern or auto(?!, got)/],
   ])("refuses %j with exit 2", async (args, message) => {
     const r = await call(args);
     expect(r.code).toBe(2);

@@ -1,9 +1,10 @@
 /**
  * The official MCP conformance suite's client authorization scenarios (the devDependency
- * `@modelcontextprotocol/conformance` 0.1.16, or the build PATCHBAY_CONFORMANCE_JS names) against
+ * `@modelcontextprotocol/conformance` 0.2.0-alpha.12, or the build PATCHBAY_CONFORMANCE_JS names) against
  * `patchbay call mcp <url> test-tool --oauth`, built as it ships. Each scenario runs alone (the
  * suite's parallel mode starves a small machine) under `npx -y node@22`, which the suite needs.
- * Pre-registered credentials come from the scenario's context, as the suite passes them.
+ * Pre-registered credentials come from the scenario's context, as the suite passes them. The
+ * draft scenarios' MCP server speaks only 2026-07-28, so those calls run with `--era auto`.
  */
 import { spawn } from "node:child_process";
 import { copyFile, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
@@ -58,6 +59,7 @@ beforeAll(async () => {
     `const url = process.argv.at(-1);
 const ctx = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? "{}");
 const args = ["call", "mcp", url, "test-tool", "--oauth", "--oauth-wait", "5", "--oauth-client-metadata-url", ${JSON.stringify(CIMD)}];
+if (process.env.PATCHBAY_CALL_ERA) args.push("--era", process.env.PATCHBAY_CALL_ERA);
 if (ctx.client_id) args.push("--oauth-client-id", ctx.client_id);
 if (ctx.client_secret) { process.env.CONFORMANCE_CLIENT_SECRET = ctx.client_secret; args.push("--oauth-client-secret-env", "CONFORMANCE_CLIENT_SECRET"); }
 const cli = await import(${JSON.stringify(pathToFileURL(join(out, "dist/server/cli.js")).href)});
@@ -70,7 +72,7 @@ afterAll(() => rm(out, { recursive: true, force: true }));
 function scenario(name: string, spec: string): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve, reject) => {
     const args = ["-y", "node@22", CONFORMANCE, "client", "--command", `node ${client}`, "--scenario", name, "--spec-version", spec, "--timeout", "120000"];
-    const child = spawn("npx", args, { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, NO_COLOR: "1" } });
+    const child = spawn("npx", args, { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, NO_COLOR: "1", PATCHBAY_CALL_ERA: spec === "draft" ? "auto" : "" } });
     let text = "";
     child.stdout.on("data", (chunk: Buffer) => (text += chunk.toString("utf8")));
     child.stderr.on("data", (chunk: Buffer) => (text += chunk.toString("utf8")));
@@ -81,7 +83,7 @@ function scenario(name: string, spec: string): Promise<{ code: number | null; ou
 
 describe("MCP conformance, client authorization scenarios, against patchbay call mcp --oauth", () => {
   it("passes each scenario", async () => {
-    expect(existsSync(CONFORMANCE), `the conformance suite is not installed at ${CONFORMANCE}; add @modelcontextprotocol/conformance@0.1.16 to devDependencies`).toBe(true);
+    expect(existsSync(CONFORMANCE), `the conformance suite is not installed at ${CONFORMANCE}; run npm ci (it is a devDependency)`).toBe(true);
     const failed: string[] = [];
     for (const [name, spec] of SCENARIOS) {
       const r = await scenario(name, spec);

@@ -1,7 +1,7 @@
 /**
  * Patchbay's own served toolkit (MCP over Streamable HTTP, started through the backend's API)
- * reached by the workbench's client through the relay: in auto mode the probe is refused and the
- * client falls back to initialize, naming why; pinned to legacy it never probes.
+ * reached by the workbench's client through the relay: in auto mode server/discover is answered and
+ * the client stays in 2026-07-28; pinned to legacy it never probes.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { send, startTestBackend, type TestBackend } from "../helpers/http-client.ts";
@@ -22,18 +22,21 @@ afterAll(async () => {
 });
 
 describe("the served toolkit from the workbench's client", () => {
-  it("auto: server/discover is answered as a legacy server answers it, so initialize follows and calls work", async () => {
+  it("auto: the served toolkit answers server/discover, so the client talks 2026-07-28 and calls work", async () => {
     const session = await relayed(backend, { transport: "streamable-http", url }, { era: "auto" });
     try {
-      expect(session.info.era).toBe("legacy");
-      expect(session.info.eraChoice).toMatchObject({ era: "legacy", setting: "auto" });
-      // The toolkit refuses a request outside a session with HTTP 400, in its own words.
-      expect(session.info.eraChoice.reason).toMatch(/^legacy: server\/discover answered HTTP 400, -32600 \(Bad Request: there is no Mcp-Session-Id header/);
+      expect(session.info).toMatchObject({ era: "modern", negotiatedVersion: "2026-07-28" });
+      expect(session.info.eraChoice).toMatchObject({ era: "modern", setting: "auto" });
+      expect(session.info.eraChoice.reason).toBe("modern: server/discover answered with 2026-07-28");
       const methods = session.frames((e) => e.direction === "out").map((f) => f.value.method);
-      expect(methods.slice(0, 2)).toEqual(["server/discover", "initialize"]);
+      expect(methods[0]).toBe("server/discover");
+      expect(methods).not.toContain("initialize");
       const result = await session.connection.callTool("echo", { message: "served, auto" });
       expect(result).toMatchObject({ kind: "success" });
       expect(JSON.stringify(result)).toContain("served, auto");
+      // Every modern request carries the envelope.
+      const call = session.frames((e) => e.direction === "out").find((f) => f.value.method === "tools/call");
+      expect(JSON.stringify(call?.value)).toContain("io.modelcontextprotocol/protocolVersion");
       expect(session.errors).toEqual([]);
     } finally {
       await session.close();

@@ -3,7 +3,7 @@
  * MCP request made with the token. Each records its exchanges and names why it failed.
  */
 import { checkMetadataDocument, chooseAuthMethod, metadataDocumentProblem, readRegistration, registrationRequest, resolveChoice, type ClientChoice, type ClientIdentity } from "./client.ts";
-import { initializeRequest } from "./discovery-steps.ts";
+import { discoverRequest, initializeRequest } from "./discovery-steps.ts";
 import { header, redirectTarget, type OAuthResponse, type SendResult } from "./exchange.ts";
 import { excerpt, statusProblem } from "./json-answer.ts";
 import type { AuthServerMetadata } from "./metadata.ts";
@@ -95,20 +95,43 @@ export type RetryOutcome =
   | { readonly kind: "insufficient-scope"; readonly challenge?: Challenge }
   | { readonly kind: "failed" };
 
-/** The server's name from an initialize answer, JSON or one SSE event, when it can be read. */
-function serverName(body: string): string | undefined {
+/** The JSON-RPC answer in a body, JSON or the first SSE event, when it can be read. */
+function answerOf(body: string): { result?: Record<string, unknown>; error?: { code?: unknown } } | undefined {
   const text = body.trimStart().startsWith("{") ? body : (/^data: ?(.*)$/m.exec(body)?.[1] ?? "");
   try {
-    const name = (JSON.parse(text) as { result?: { serverInfo?: { name?: unknown } } }).result?.serverInfo?.name;
-    return typeof name === "string" ? name : undefined;
+    const value: unknown = JSON.parse(text);
+    return typeof value === "object" && value !== null ? (value as { result?: Record<string, unknown> }) : undefined;
   } catch {
     return undefined;
   }
 }
 
+/** The server's name from an initialize or server/discover answer, when it can be read. */
+function serverName(body: string): string | undefined {
+  const result = answerOf(body)?.result;
+  const meta = result?._meta as Record<string, { name?: unknown }> | undefined;
+  const name = (result?.serverInfo as { name?: unknown } | undefined)?.name ?? meta?.["io.modelcontextprotocol/serverInfo"]?.name;
+  return typeof name === "string" ? name : undefined;
+}
+
+/**
+ * Whether a refused initialize says the server wants the 2026-07-28 era: HTTP 400 with the
+ * error for a missing protocol-version header (-32020) or an unsupported version (-32022).
+ */
+function wantsModernEra(r: OAuthResponse): boolean {
+  const code = r.status === 400 ? answerOf(r.body)?.error?.code : undefined;
+  return code === -32020 || code === -32022;
+}
+
 /** The MCP request again, now with the token; a session it opened is closed at once. */
 export async function mcpRetryStep(run: StepRun, serverUrl: string, tokens: Tokens): Promise<RetryOutcome> {
-  const result: SendResult = await run.send(initializeRequest(serverUrl, tokens.accessToken));
+  let result: SendResult = await run.send(initializeRequest(serverUrl, tokens.accessToken));
+  let method = "initialize";
+  if (result.ok && wantsModernEra(result.response)) {
+    run.note("ok", `HTTP 400 to initialize (${excerpt(result.response.body)}): the server speaks 2026-07-28, so server/discover follows`);
+    result = await run.send(discoverRequest(serverUrl, tokens.accessToken));
+    method = "server/discover";
+  }
   if (!result.ok) {
     run.fail(sendProblem("the MCP request", result));
     return { kind: "failed" };
@@ -129,7 +152,7 @@ export async function mcpRetryStep(run: StepRun, serverUrl: string, tokens: Toke
     return { kind: "failed" };
   }
   const name = serverName(r.body);
-  run.note("ok", `HTTP ${r.status}: initialize answered${name ? ` by ${name}` : ""}${r.body ? "" : " (empty body)"}`);
+  run.note("ok", `HTTP ${r.status}: ${method} answered${name ? ` by ${name}` : ""}${r.body ? "" : " (empty body)"}`);
   const session = header(r, "mcp-session-id");
   if (session !== undefined) {
     const closed = await run.send({ method: "DELETE", url: serverUrl, headers: { authorization: `Bearer ${tokens.accessToken}`, "mcp-session-id": session } });

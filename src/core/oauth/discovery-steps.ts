@@ -7,6 +7,9 @@ import { authorizationServerMetadataUrls, protectedResourceMetadataUrls } from "
 import { describeResult, header, type OAuthRequest } from "./exchange.ts";
 import { jsonObjectOf, type Checked } from "./json-answer.ts";
 import { checkAuthServerMetadata, checkResourceMetadata, type AuthServerMetadata, type ResourceMetadata } from "./metadata.ts";
+import { withEnvelope } from "../mcp/envelope.ts";
+import { MODERN_VERSION } from "../mcp/era.ts";
+import { standardHeaders } from "../mcp/modern-headers.ts";
 import { sendProblem, type StepRun } from "./step-run.ts";
 import { bearerChallenge, type Challenge } from "./www-authenticate.ts";
 
@@ -24,6 +27,26 @@ export function initializeRequest(serverUrl: string, accessToken?: string): OAut
     method: "POST",
     url: serverUrl,
     headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...(accessToken !== undefined ? { authorization: `Bearer ${accessToken}` } : {}) },
+    body: JSON.stringify(body),
+  };
+}
+
+/**
+ * The 2026-07-28 era's request for a server that refuses initialize: server/discover with the
+ * `_meta` envelope and the Mcp-* headers that era asks of every request.
+ */
+export function discoverRequest(serverUrl: string, accessToken?: string): OAuthRequest {
+  const params = withEnvelope(undefined, { protocolVersion: MODERN_VERSION, clientInfo: { name: "patchbay-oauth", version: "0.1.0" }, clientCapabilities: {} });
+  const body = { jsonrpc: "2.0", id: 1, method: "server/discover", params };
+  return {
+    method: "POST",
+    url: serverUrl,
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      ...standardHeaders(body),
+      ...(accessToken !== undefined ? { authorization: `Bearer ${accessToken}` } : {}),
+    },
     body: JSON.stringify(body),
   };
 }
