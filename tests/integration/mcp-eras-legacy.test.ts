@@ -33,6 +33,23 @@ afterAll(async () => {
 });
 
 describe("auto falls back to legacy", () => {
+  it("over stdio, from a server that leaves server/discover unanswered, after the short probe time rather than the connect time", async () => {
+    const silent = `require("node:readline").createInterface({ input: process.stdin }).on("line", (line) => {
+      const m = JSON.parse(line);
+      if (m.method === "initialize") process.stdout.write(JSON.stringify({ jsonrpc: "2.0", id: m.id, result: { protocolVersion: m.params.protocolVersion, capabilities: {}, serverInfo: { name: "quiet", version: "1" } } }) + "\\n");
+    });`;
+    const started = Date.now();
+    const quiet = await relayed(backend, { transport: "stdio", command: process.execPath, args: ["-e", silent] }, { era: "auto", timeoutMs: 60_000 });
+    try {
+      expect(quiet.info).toMatchObject({ era: "legacy", serverInfo: { name: "quiet" } });
+      expect(quiet.info.eraChoice.reason).toMatch(/^legacy: server\/discover /);
+      // The probe waits STDIO_PROBE_TIMEOUT_MS (5 s), far below the 60 s connect time.
+      expect(Date.now() - started).toBeLessThan(30_000);
+    } finally {
+      await quiet.close();
+    }
+  });
+
   it("over stdio: server/discover answered -32601, then initialize", () => {
     expect(stdio.info).toMatchObject({ era: "legacy", negotiatedVersion: "2025-11-25", requestedVersion: "2025-11-25" });
     expect(stdio.info.eraChoice).toEqual({ era: "legacy", setting: "auto", reason: expect.stringMatching(/^legacy: server\/discover answered -32601 \(/) });

@@ -43,6 +43,17 @@ function versions(requested: string): string[] {
   return [requested, ...ACCEPTED_LEGACY.filter((v) => v !== requested), MODERN_VERSION];
 }
 
+/**
+ * On a pipe, a server that leaves server/discover unanswered is a legacy server that ignores
+ * methods it does not know; auto waits this long for it before sending initialize, not the
+ * whole connect time.
+ */
+export const STDIO_PROBE_TIMEOUT_MS = 5_000;
+
+function probeTimeout(transport: McpTransport, setting: string, timeoutMs: number): number {
+  return setting === "auto" && transport.channelKind === "stdio" ? Math.min(timeoutMs, STDIO_PROBE_TIMEOUT_MS) : timeoutMs;
+}
+
 export async function openSdkSession(transport: McpTransport, options: ConnectOptions, callbacks: SdkCallbacks): Promise<SdkSession> {
   const setting = options.era ?? "legacy";
   const requested = options.protocolVersion !== undefined && eraOfVersion(options.protocolVersion) === "legacy" ? options.protocolVersion : NEWEST_LEGACY_VERSION;
@@ -51,7 +62,7 @@ export async function openSdkSession(transport: McpTransport, options: ConnectOp
   const client = new Client(options.clientInfo, {
     capabilities,
     supportedProtocolVersions: versions(requested),
-    versionNegotiation: { mode: setting === "auto" ? "auto" : setting === "modern" ? { pin: MODERN_VERSION } : "legacy", probe: { timeoutMs } },
+    versionNegotiation: { mode: setting === "auto" ? "auto" : setting === "modern" ? { pin: MODERN_VERSION } : "legacy", probe: { timeoutMs: probeTimeout(transport, setting, timeoutMs) } },
     // The console answers input_required itself, round by round, where the page can show it.
     inputRequired: { autoFulfill: false },
   });
