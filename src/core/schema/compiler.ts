@@ -40,13 +40,12 @@ export function draftOf(schemaUri: unknown): SchemaDraft | undefined {
 }
 
 /**
- * An ajv instance. `ownSchemas`: for our packs, whose patterns PACK_PATTERNS knows, with ajv's
- * fuller code optimisation (compiled once per pack). The yes/no instance (not `allErrors`) builds
- * no message texts: its errors are never shown.
+ * An ajv instance. `ownSchemas`: for our packs, whose patterns PACK_PATTERNS knows. The yes/no
+ * instance (not `allErrors`) builds no message texts: its errors are never shown.
  */
 function createAjv(draft: SchemaDraft, allErrors: boolean, formats: boolean, ownSchemas = true): Ajv {
   const options: Options = {
-    ...(ownSchemas ? { code: { regExp: PACK_PATTERNS, optimize: 3 } } : {}),
+    ...(ownSchemas ? { code: { regExp: PACK_PATTERNS } } : {}),
     messages: allErrors,
     strict: false,
     allErrors,
