@@ -41,6 +41,9 @@ describe("SchemaCompiler draft choice", () => {
       ["/0", "type"],
       ["/1", "type"],
     ]);
+    // The yes/no validator keeps evaluation tracking for a pack that uses unevaluatedProperties.
+    expect(compiler.isValid(D2020_PACK, "Closed", { a: 1, b: 2 })).toBe(false);
+    expect(compiler.isValid(D2020_PACK, "Closed", { a: 1 })).toBe(true);
     const closed = compiler.check(D2020_PACK, "Closed", { a: 1, b: 2 });
     expect(closed).toHaveLength(1);
     expect(closed[0]).toMatchObject({ pointer: "/b", keyword: "unevaluatedProperties", source: "schema", severity: "error" });
@@ -97,8 +100,10 @@ describe("SchemaCompiler caching", () => {
     compiler.compileAll(D7_PACK);
     compiler.check(D7_PACK, "Strict", {});
     compiler.isValid(D7_PACK, "Shape", {});
-    // The fast and the all-errors instance; ajv adds its meta-schemas through addSchema too.
-    expect(addSchema.mock.calls.filter(([schema]) => schema === D7_PACK.document)).toHaveLength(2);
+    // The all-errors instance gets the document, the fast one its copy with refs written out; ajv adds its meta-schemas through addSchema too.
+    const ours = addSchema.mock.calls.filter(([schema]) => typeof schema === "object" && schema !== null && (schema as { $id?: unknown }).$id === D7_PACK.document.$id);
+    expect(ours).toHaveLength(2);
+    expect(ours.filter(([schema]) => schema === D7_PACK.document)).toHaveLength(1);
   });
 
   it("compiles a peer's schema once for repeated checks", () => {

@@ -3,6 +3,9 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import type { Issue, MessageKind, SchemaDraft, SchemaPack } from "../validation/types.ts";
 import { issuesFromAjv } from "./ajv-issues.ts";
+import { needsEvaluationTracking, withoutEvaluationTracking } from "./evaluation-tracking.ts";
+import { inlineRefs } from "./inline-refs.ts";
+import { PACK_PATTERNS } from "./pack-patterns.ts";
 
 // ajv-formats is CommonJS; bundlers and Node disagree on where its default export lands.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => Ajv;
@@ -36,8 +39,14 @@ export function draftOf(schemaUri: unknown): SchemaDraft | undefined {
   return undefined;
 }
 
-function createAjv(draft: SchemaDraft, allErrors: boolean, formats: boolean): Ajv {
+/**
+ * An ajv instance. `ownSchemas`: for our packs, whose patterns PACK_PATTERNS knows. The yes/no
+ * instance (not `allErrors`) builds no message texts: its errors are never shown.
+ */
+function createAjv(draft: SchemaDraft, allErrors: boolean, formats: boolean, ownSchemas = true): Ajv {
   const options: Options = {
+    ...(ownSchemas ? { code: { regExp: PACK_PATTERNS } } : {}),
+    messages: allErrors,
     strict: false,
     allErrors,
     verbose: allErrors,
@@ -110,7 +119,9 @@ export const MAX_DYNAMIC_SCHEMA_CHARS = 256 * 1024;
 
 /**
  * Compiles and caches validators: per pack, one ajv instance for fast yes/no checks and one that
- * collects every error; per definition, one compiled function each, made on first use.
+ * collects every error; per definition, one compiled function each, made on first use. The yes/no
+ * instance compiles a copy of the document with its `$ref`s written out (see inline-refs.ts), and
+ * tracks evaluated members only where the pack needs it (see evaluation-tracking.ts).
  */
 export class SchemaCompiler {
   readonly #packs = new Map<string, PackValidators>();
@@ -123,7 +134,9 @@ export class SchemaCompiler {
       const fast = createAjv(pack.draft, false, pack.assertFormats);
       const full = createAjv(pack.draft, true, pack.assertFormats);
       try {
-        fast.addSchema(pack.document as AnySchema);
+        const container = pack.draft === "2020-12" ? "$defs" : "definitions";
+        fast.addSchema(inlineRefs(pack.document, container) as AnySchema);
+        if (pack.draft === "2020-12" && !needsEvaluationTracking(pack.document)) withoutEvaluationTracking(fast);
         full.addSchema(pack.document as AnySchema);
       } catch (err) {
         throw new PackCompileError(pack.id, (err as Error).message);
@@ -241,7 +254,7 @@ export class SchemaCompiler {
     const cached = this.#dynamic.get(key);
     if (cached !== undefined) return cached;
     let ajv = this.#dynamicAjv.get(draft);
-    if (!ajv) this.#dynamicAjv.set(draft, (ajv = createAjv(draft, true, false)));
+    if (!ajv) this.#dynamicAjv.set(draft, (ajv = createAjv(draft, true, false, false)));
     let result: ValidateFunction | string;
     try {
       result = ajv.compile(typeof schema === "boolean" ? schema : forCompile(ajv, schema as Record<string, unknown>));

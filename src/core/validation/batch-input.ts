@@ -72,12 +72,15 @@ function parsedObject(text: string): Record<string, unknown> | null {
 function splitJsonl(source: string, text: string): SplitInput {
   const items: BatchItem[] = [];
   eachLine(text, (line, n) => {
-    if (line.trim() === "") return;
-    // A JSON-RPC batch on one line is several messages.
-    const batch = line.trimStart().startsWith("[") ? topLevelElements(line) : null;
-    if (batch && batch.length > 0 && batch.every((e) => line.charCodeAt(e.start) === 123)) {
-      batch.forEach((e, k) => items.push(item(source, line.slice(e.start, e.end), { position: items.length, line: n, column: e.column, label: `batch element ${k}` })));
-      return;
+    // A line opening with "{" is neither blank nor a batch: the usual case asks no more.
+    if (line.charCodeAt(0) !== 123) {
+      if (line.trim() === "") return;
+      // A JSON-RPC batch on one line is several messages.
+      const batch = line.trimStart().startsWith("[") ? topLevelElements(line) : null;
+      if (batch && batch.length > 0 && batch.every((e) => line.charCodeAt(e.start) === 123)) {
+        batch.forEach((e, k) => items.push(item(source, line.slice(e.start, e.end), { position: items.length, line: n, column: e.column, label: `batch element ${k}` })));
+        return;
+      }
     }
     // The common case builds its item directly: this runs once per line of a large capture.
     items.push(line.length > MAX_MESSAGE_CHARS ? item(source, line, { position: items.length, line: n }) : { source, text: line, position: items.length, line: n });

@@ -48,7 +48,11 @@ export class ClassMemo {
 
   /** Whether `value` passes the kind's definition in `pack`. */
   isValid(pack: SchemaPack, kind: MessageKind, value: unknown): boolean {
-    const check = this.#compiler.kindCheck(pack, kind);
+    return this.passes(this.#compiler.kindCheck(pack, kind), value);
+  }
+
+  /** Whether `value` passes a kind check the caller already holds. */
+  passes(check: KindCheck, value: unknown): boolean {
     const cls = check.cls;
     if (cls >= this.#answered.length) this.#grow(cls);
     if (this.#answered[cls] === this.#message) return this.#valid[cls]!;

@@ -1,4 +1,4 @@
-import { SchemaCompiler } from "../schema/compiler.ts";
+import { type KindCheck, SchemaCompiler } from "../schema/compiler.ts";
 import type { FamilyModule, MessageKind, SchemaPack, SessionOptions } from "./types.ts";
 import { ValidationSession } from "./validation-session.ts";
 
@@ -49,10 +49,14 @@ export class ValidationEngine {
   }
 }
 
-/** One version of a kind, with its definition's class and the validIn lists already made, by bit mask of passing versions. */
+/**
+ * One version of a kind, with its definition's class, its yes/no check once first asked for (so
+ * compiling stays lazy), and the validIn lists already made, by bit mask of passing versions.
+ */
 export interface Version {
   readonly pack: SchemaPack;
   readonly kind: MessageKind;
   readonly cls: number;
+  check?: KindCheck;
   readonly out: (readonly string[] | undefined)[];
 }

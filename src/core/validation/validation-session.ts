@@ -169,9 +169,9 @@ export class ValidationSession {
     const memo = this.#memo;
     let mask = 0;
     for (let v = 0; v < versions.length; v++) {
-      const { pack, kind, cls } = versions[v]!;
+      const version = versions[v]!;
       // A class answered already needs no validator: one not yet compiled for this version stays so.
-      if (pack === pick.pack || (memo.known(cls) ?? memo.isValid(pack, kind, value))) mask |= 1 << v;
+      if (version.pack === pick.pack || (memo.known(version.cls) ?? memo.passes((version.check ??= this.#engine.compiler.kindCheck(version.pack, version.kind)), value))) mask |= 1 << v;
     }
     const lists = versions[0]!.out;
     return (lists[mask] ??= versions.filter((_, v) => (mask & (1 << v)) !== 0).map((v) => v.pack.version));

@@ -9,7 +9,7 @@ import { A2A_V10 } from "./v1-0.ts";
 /** What the session knows when it recognises a message: the pinned version and the open requests. */
 export interface RecogniseContext {
   readonly pin: Pinning;
-  readonly pending: ReadonlyMap<unknown, MethodEntry>;
+  readonly pending: { get(id: unknown): MethodEntry | undefined };
   /** Methods the user allows as extensions: never taken for a near miss. */
   readonly extensions?: readonly string[] | undefined;
 }
