@@ -135,7 +135,7 @@ export function parseServeArgs(args: readonly string[], env: Readonly<Record<str
   const bridging = bridgePairs.length > 0;
   if (bridging && mode !== "http" && mode !== "stdio") throw new ServeUsageError("--bridge is for --http and --stdio: it serves fisk-ai agents' tools over MCP");
   if (bridging && fixtures === true) throw new ServeUsageError("--fixtures is not for --bridge: the bridge serves the agents' tools (and a toolkit's, when given), not the conformance fixtures");
-  if (mode !== "nats" && natsPairs.length > 0 && !bridging) throw new ServeUsageError(`${natsPairs[0]![0]} is for --nats (or, for where NATS is, with --bridge)`);
+  if (mode !== "nats" && natsPairs.length > 0 && !bridging) throw new ServeUsageError(`${natsPairs[0]![0]} is for --nats`);
   if (mode === "nats" && (port !== undefined || confirmGiven || fixtures !== undefined)) {
     throw new ServeUsageError("--port, --confirm and --fixtures are not for --nats: the agent listens on no port, and its confirm-gated tools ask for approval in tasks only");
   }
