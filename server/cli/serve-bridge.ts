@@ -1,17 +1,13 @@
 /**
  * `patchbay serve --http|--stdio --bridge <identity>…`: the NATS side of the bridge. Connects,
- * discovers each agent and plans the bridged tools; an agent that cannot be discovered at start,
- * or names that still collide, stop the command (as fisk-ai stops a run whose remote tools cannot
- * be imported). Loaded only when bridging, so plain MCP serving stays light.
+ * discovers each agent and plans the bridged tools; what stops a bridge (server/serving/bridge-open.ts)
+ * ends the command with exit 1. Loaded only when bridging, so plain MCP serving stays light.
  */
-import { systemClock, systemScheduler } from "../../src/core/env/index.ts";
-import { callTool, DEFAULT_SENDER, discover, type FiskClientDeps } from "../../src/core/fisk/client/index.ts";
 import { tcpConnector } from "../../src/core/nats/node/tcp-connector.ts";
 import type { NatsAuth, NatsPort } from "../../src/core/nats/port.ts";
-import { createValidationEngine } from "../../src/core/packs/index.ts";
-import { FiskBridge } from "../../src/core/serving/bridge/fisk-bridge.ts";
-import { servedSet } from "../../src/core/serving/toolkit/served-set.ts";
+import type { FiskBridge } from "../../src/core/serving/bridge/fisk-bridge.ts";
 import { TOOLKIT_FORMAT, TOOLKIT_VERSION, type Toolkit } from "../../src/core/serving/toolkit/toolkit-types.ts";
+import { openBridge } from "../serving/bridge-open.ts";
 import type { BridgeArgs } from "./serve-bridge-args.ts";
 import { authOf, nodeWords } from "./serve-nats.ts";
 import type { ServeDeps } from "./serve.ts";
@@ -48,26 +44,8 @@ export async function startBridge(args: BridgeArgs, toolkit: Toolkit, deps: Serv
     say(`cannot reach NATS to bridge ${args.identities.join(", ")}: ${(err as Error).message}`);
     return 1;
   }
-  const engine = createValidationEngine();
-  const calls: FiskClientDeps = {
-    port,
-    clock: systemClock(performance, Date),
-    scheduler: systemScheduler(),
-    random: (b) => crypto.getRandomValues(b),
-    sender: { ...DEFAULT_SENDER, name: "patchbay-bridge" },
-  };
-  // Cards are validated, so a malformed one is named; replies are read by the outcome rules alone.
-  const discovery: FiskClientDeps = { ...calls, validate: (text) => engine.session().validateText(text) };
-  const localNames = servedSet(toolkit, "mcp").filter((e) => e.served).map((e) => e.tool.name);
-  const bridge = new FiskBridge({
-    peer: { discover: (identity, opts) => discover(discovery, identity, opts), callTool: (identity, tool, input, opts) => callTool(calls, identity, tool, input, opts) },
-    config: args,
-    localNames,
-    logger: deps.logger,
-  });
   const close = () => port.close().catch(() => undefined);
-  const plan = await bridge.refresh();
-  const fatal = [...plan.errors.map((e) => `cannot bridge ${e.identity}: ${e.message}`), ...(plan.collisionError ? [`${plan.collisionError} (bridge fewer agents, or narrow them with --bridge-exclude)`] : [])];
+  const { bridge, plan, fatal } = await openBridge(port, args, toolkit, deps.logger);
   if (fatal.length > 0) {
     for (const line of fatal) say(line);
     await close();
