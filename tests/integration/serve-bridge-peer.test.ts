@@ -88,7 +88,7 @@ describe("serve --http --bridge against fisk-ai's wire behaviour", () => {
     ["not a card", JSON.stringify({ protocol: "io.choria.fisk-ai.v1.ack", id: "x", sequence: 0, time: "2026-01-01T00:00:00Z", sender: { name: "x" }, accepted: true }), "the agent's discovery reply is not a valid card"],
   ])("a discovery reply that is %s stops the bridge at start with the reason", async (_what, body, message) => {
     const identity = tag("hostile");
-    const sub = nc.subscribe(`choria.fisk-ai.discovery.${identity}`, { callback: (_err, m) => m.respond(new TextEncoder().encode(body)) });
+    const sub = nc.subscribe(`choria.fisk-ai.discovery.${identity}`, { callback: (_err, m) => void m.respond(new TextEncoder().encode(body)) });
     await nc.flush();
     try {
       const run = await failedBridge(built, natsUrl, ["--bridge", identity]);
