@@ -83,7 +83,7 @@ async function processes(natsUrl: string): Promise<Served> {
 
 
 export async function run(args: readonly string[]): Promise<number> {
-  const count = option(args, "--count", 500);
+  const count = option(args, "--count", 300);
   const rounds = option(args, "--rounds", 5);
   const separate = !args.includes("--in-process");
   const started = await startNatsServer();
