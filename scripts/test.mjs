@@ -160,6 +160,7 @@ stage("benchmark: MCP relay overhead", "node", ["bench/run.mjs", "mcp-relay"]);
 stage("benchmark: MCP tool list render", "node", ["bench/run.mjs", "mcp-tool-list", "--build", "."]);
 stage("benchmark: MCP serving", "node", ["bench/run.mjs", "serve-mcp"]);
 stage("benchmark: fisk-ai serving over NATS", "node", ["bench/run.mjs", "serve-nats"]);
+stage("benchmark: MCP bridge to a fisk-ai agent", "node", ["bench/run.mjs", "bridge"]);
 stage("benchmark: A2A serving", "node", ["bench/run.mjs", "serve-a2a"]);
 stage("end-to-end (Playwright, Chromium)", "npx", ["playwright", "test", "-c", "tests/e2e/playwright.config.ts"], playwrightCounts(join(REPORTS, "e2e.json")));
 

@@ -14,7 +14,7 @@ import { createRelaySessions } from "./mcp/relay-sessions.ts";
 import { createA2aServeManager } from "./serving/a2a-serve-manager.ts";
 import { createServeManager, type McpServeManager } from "./serving/serve-manager.ts";
 import { SharedLimit } from "./serving/shared-limit.ts";
-import { createNatsServe } from "./serving/nats-serve.ts";
+import { createNatsServe, type NatsTarget } from "./serving/nats-serve.ts";
 import { VERSION } from "./version.ts";
 import { HOOK_PREFIX, PushReceivers } from "./relay/push-receivers.ts";
 import { RunManager } from "./harness/run-manager.ts";
@@ -70,17 +70,13 @@ export async function startBackend(options: BackendOptions): Promise<Backend> {
   const mcp = createRelaySessions({ logger: options.logger });
   // One limit on tool runs across the surfaces served from this console.
   const limit = new SharedLimit();
-  const serve = createServeManager({ logger: options.logger, limit, ...(options.approvalTimeoutMs !== undefined ? { approvalTimeoutMs: options.approvalTimeoutMs } : {}) });
+  const natsTarget = (): NatsTarget => {
+    if (nats.mode === "unavailable" || !nats.url) return { unavailable: nats.message ?? "NATS is not configured" };
+    return { url: nats.mode === "external" && options.natsConnectUrl ? options.natsConnectUrl : nats.url };
+  };
+  const serve = createServeManager({ logger: options.logger, limit, nats: natsTarget, ...(options.approvalTimeoutMs !== undefined ? { approvalTimeoutMs: options.approvalTimeoutMs } : {}) });
   const a2aServe = createA2aServeManager({ logger: options.logger, limit });
-  const natsServe = createNatsServe({
-    logger: options.logger,
-    limit,
-    version: VERSION,
-    nats: () => {
-      if (nats.mode === "unavailable" || !nats.url) return { unavailable: nats.message ?? "NATS is not configured" };
-      return { url: nats.mode === "external" && options.natsConnectUrl ? options.natsConnectUrl : nats.url };
-    },
-  });
+  const natsServe = createNatsServe({ logger: options.logger, limit, version: VERSION, nats: natsTarget });
   const push = new PushReceivers();
   const harness = new RunManager({ executors: () => nodeExecutors(), newId: () => crypto.randomUUID() });
   const conformance = new ConformanceRunner({ paths: processToolPaths(), logger: options.logger, newId: () => crypto.randomUUID() });

@@ -25,7 +25,8 @@ export function nodeWords(node: NatsNode | undefined, url: string): string {
   return `node ${node.name}${node.cluster ? ` of cluster ${node.cluster}` : ""} at ${redactServers(node.url)}`;
 }
 
-async function authOf(args: NatsServeArgs, cwd: string): Promise<NatsAuth | undefined> {
+/** The NATS login the flags name; reads a credentials file relative to `cwd`. */
+export async function authOf(args: NatsServeArgs, cwd: string): Promise<NatsAuth | undefined> {
   if (args.token !== undefined) return { token: args.token };
   if (args.user !== undefined) return { user: args.user, pass: args.password ?? "" };
   if (args.credsFile !== undefined) return { creds: await readFile(resolve(cwd, args.credsFile), "utf8") };

@@ -50,6 +50,29 @@ describe("parseServeArgs", () => {
     expect(parseServeArgs(["--nats", "--creds", "u.creds"], env).nats).toMatchObject({ credsFile: "u.creds" });
   });
 
+  it("reads --bridge: agents (repeatable or comma-separated), include/exclude patterns and the NATS connection", () => {
+    const parsed = parseServeArgs(["--http", "--bridge", "a,b", "--bridge", "c", "--bridge-include", "^stream_", "--bridge-exclude", "_rm$", "--nats-url", "nats://h:4222", "--token-env", "T"], { T: "tok" });
+    expect(parsed).toMatchObject({ mode: "http", fixtures: false, bridge: { identities: ["a", "b", "c"], include: ["^stream_"], exclude: ["_rm$"], nats: { servers: "nats://h:4222", token: "tok" } } });
+    expect(parseServeArgs(["--stdio", "--bridge", "a", "kit.yaml"], { NATS_URL: "nats://e:1" })).toMatchObject({ mode: "stdio", toolkitPath: "kit.yaml", bridge: { identities: ["a"], nats: { servers: "nats://e:1" } } });
+  });
+
+  it.each<[string[], string]>([
+    [["--nats", "--bridge", "a"], "--bridge is for --http and --stdio: it serves fisk-ai agents' tools over MCP"],
+    [["--a2a", "--bridge", "a"], "--bridge is for --http and --stdio: it serves fisk-ai agents' tools over MCP"],
+    [["--http", "--bridge"], "--bridge needs a fisk-ai agent identity, e.g. --bridge nats-tools"],
+    [["--http", "--bridge", "--http"], "--bridge needs a fisk-ai agent identity, e.g. --bridge nats-tools"],
+    [["--http", "--bridge-include", "x"], "--bridge-include and --bridge-exclude go with --bridge <identity>"],
+    [["--http", "--bridge", "a", "--bridge-exclude"], "--bridge-exclude needs a pattern on tool names, e.g. --bridge-exclude '^stream_'"],
+    [["--http", "--bridge", "a.b"], `--bridge: cannot bridge "a.b": an agent identity has letters, digits, '-' and '_' only`],
+    [["--http", "--bridge", "a", "--bridge", "a"], "--bridge: a is named twice"],
+    [["--http", "--bridge", "a", "--bridge-include", "("], '--bridge: invalid remote tool filter pattern "(": Invalid regular expression: /(/: Unterminated group'],
+    [["--http", "--bridge", "a", "--identity", "x"], "--identity is for --nats; with --bridge give only where NATS is and how to log in (--nats-url, --creds, --nkey, --token-env, --user, --password-env)"],
+    [["--http", "--bridge", "a", "--fixtures"], "--fixtures is not for --bridge: the bridge serves the agents' tools (and a toolkit's, when given), not the conformance fixtures"],
+    [["--http", "--bridge", "a", "--nats-url", "nats://u:p@h:1"], "--nats-url must not carry credentials; use --creds, --nkey, --token-env or --user with --password-env"],
+  ])("refuses the bridge options %j", (args, message) => {
+    expect(() => parseServeArgs(args)).toThrow(new ServeUsageError(message));
+  });
+
   it.each<[string[], string]>([
     [[], "choose --stdio (for Claude Desktop and other clients that start Patchbay), --http (for the MCP Inspector's URL form), --a2a (an A2A agent over HTTP) or --nats (a fisk-ai agent over NATS)"],
     [["--stdio", "--http"], "choose one of --stdio, --http, --a2a and --nats"],

@@ -10,6 +10,7 @@ import type { Logger } from "../../src/core/env/environment.ts";
 import { systemScheduler } from "../../src/core/env/scheduler.ts";
 import type { A2aConfirm } from "../../src/core/serving/a2a/index.ts";
 import type { ConfirmMode } from "../../src/core/serving/confirm-gate.ts";
+import type { FiskBridge } from "../../src/core/serving/bridge/fisk-bridge.ts";
 import { DEMO_TOOLKIT } from "../../src/core/serving/demo-toolkit.ts";
 import { serveStdio } from "../../src/core/serving/mcp/node/stdio.ts";
 import { createServingContext } from "../../src/core/serving/mcp/serving-context.ts";
@@ -19,6 +20,7 @@ import { startMcpServing } from "../serving/mcp-engine.ts";
 import { DEFAULT_A2A_PORT } from "../serving/a2a-routes.ts";
 import { runA2aServe } from "./serve-a2a.ts";
 import { NATS_ONLY_FLAGS, NatsArgsError, readNatsArgs, type NatsServeArgs } from "./serve-nats-args.ts";
+import { BRIDGE_FLAGS, readBridgeArgs, type BridgeArgs } from "./serve-bridge-args.ts";
 import { DEFAULT_SERVE_PORT, MAX_CONCURRENCY } from "../serving/start-options.ts";
 import { readToolkitFile } from "../serving/toolkit-file.ts";
 import { VERSION } from "../version.ts";
@@ -46,6 +48,8 @@ export interface ServeArgs {
   readonly defaultSkill?: string;
   /** --nats: servers, identity, instance and credentials. */
   readonly nats?: NatsServeArgs;
+  /** --http/--stdio --bridge: fisk-ai agents whose tools are served too, and the NATS to reach them on. */
+  readonly bridge?: BridgeArgs;
 }
 
 export interface ServeDeps {
@@ -93,6 +97,7 @@ export function parseServeArgs(args: readonly string[], env: Readonly<Record<str
   let tck = false;
   let defaultSkill: string | undefined;
   const natsPairs: [string, string | undefined][] = [];
+  const bridgePairs: [string, string | undefined][] = [];
   const setMode = (next: ServeArgs["mode"]) => {
     if (mode !== undefined && mode !== next) throw new ServeUsageError("choose one of --stdio, --http, --a2a and --nats");
     mode = next;
@@ -104,6 +109,7 @@ export function parseServeArgs(args: readonly string[], env: Readonly<Record<str
     else if (arg === "--a2a") setMode("a2a");
     else if (arg === "--nats") setMode("nats");
     else if (NATS_ONLY_FLAGS.has(arg)) natsPairs.push([arg, args[++i]]);
+    else if (BRIDGE_FLAGS.has(arg)) bridgePairs.push([arg, args[++i]]);
     else if (arg === "--port") port = whole(args[++i], "--port", 0, 65_535);
     else if (arg === "--concurrency") concurrency = whole(args[++i], "--concurrency", 1, MAX_CONCURRENCY);
     else if (arg === "--timeout") timeoutMs = whole(args[++i], "--timeout", 1, MAX_TOOL_TIMEOUT_MS);
@@ -126,13 +132,18 @@ export function parseServeArgs(args: readonly string[], env: Readonly<Record<str
       "choose --stdio (for Claude Desktop and other clients that start Patchbay), --http (for the MCP Inspector's URL form), --a2a (an A2A agent over HTTP) or --nats (a fisk-ai agent over NATS)",
     );
   }
-  if (mode !== "nats" && natsPairs.length > 0) throw new ServeUsageError(`${natsPairs[0]![0]} is for --nats`);
+  const bridging = bridgePairs.length > 0;
+  if (bridging && mode !== "http" && mode !== "stdio") throw new ServeUsageError("--bridge is for --http and --stdio: it serves fisk-ai agents' tools over MCP");
+  if (bridging && fixtures === true) throw new ServeUsageError("--fixtures is not for --bridge: the bridge serves the agents' tools (and a toolkit's, when given), not the conformance fixtures");
+  if (mode !== "nats" && natsPairs.length > 0 && !bridging) throw new ServeUsageError(`${natsPairs[0]![0]} is for --nats`);
   if (mode === "nats" && (port !== undefined || confirmGiven || fixtures !== undefined)) {
     throw new ServeUsageError("--port, --confirm and --fixtures are not for --nats: the agent listens on no port, and its confirm-gated tools ask for approval in tasks only");
   }
   let nats: NatsServeArgs | undefined;
+  let bridge: BridgeArgs | undefined;
   try {
     if (mode === "nats") nats = readNatsArgs(natsPairs, env);
+    if (bridging) bridge = readBridgeArgs(bridgePairs, natsPairs, env);
   } catch (err) {
     if (err instanceof NatsArgsError) throw new ServeUsageError(err.message);
     throw err;
@@ -152,6 +163,7 @@ export function parseServeArgs(args: readonly string[], env: Readonly<Record<str
     ...(tck ? { tck } : {}),
     ...(defaultSkill !== undefined ? { defaultSkill } : {}),
     ...(nats ? { nats } : {}),
+    ...(bridge ? { bridge, fixtures: false } : {}),
   };
 }
 
@@ -177,7 +189,9 @@ const aborted = (signal: AbortSignal) =>
 
 /** Serves until the client goes away (stdio) or the signal aborts; resolves with the exit code. */
 export async function runServe(args: ServeArgs, deps: ServeDeps): Promise<number> {
-  const toolkit = args.toolkitPath === undefined ? DEMO_TOOLKIT : await loadToolkit(args.toolkitPath, deps);
+  let toolkit: Toolkit | undefined = DEMO_TOOLKIT;
+  if (args.toolkitPath !== undefined) toolkit = await loadToolkit(args.toolkitPath, deps);
+  else if (args.bridge) toolkit = (await import("./serve-bridge.ts")).BRIDGE_TOOLKIT;
   if (!toolkit) return 1;
   if (args.mode === "a2a") return runA2aServe(toolkit, args, deps);
   if (args.mode === "nats") {
@@ -185,11 +199,25 @@ export async function runServe(args: ServeArgs, deps: ServeDeps): Promise<number
     const { runNatsServe } = await import("./serve-nats.ts");
     return runNatsServe(toolkit, args, args.nats ?? { servers: "nats://127.0.0.1:4222" }, deps);
   }
+  if (!args.bridge) return serveMcp(toolkit, args, deps);
+  const { startBridge } = await import("./serve-bridge.ts");
+  // On stdio, stdout carries only MCP messages.
+  const started = await startBridge(args.bridge, toolkit, deps, args.mode === "stdio" ? deps.stderr : deps.stdout);
+  if (typeof started === "number") return started;
+  try {
+    return await serveMcp(toolkit, args, deps, started.bridge);
+  } finally {
+    await started.close();
+  }
+}
+
+async function serveMcp(toolkit: Toolkit, args: ServeArgs, deps: ServeDeps, bridge?: FiskBridge): Promise<number> {
   const settings = {
     ...(args.confirmMode ? { confirmMode: args.confirmMode } : {}),
     ...(args.concurrency !== undefined ? { concurrency: args.concurrency } : {}),
     ...(args.timeoutMs !== undefined ? { timeoutMs: args.timeoutMs } : {}),
     ...(args.fixtures !== undefined ? { fixtures: args.fixtures } : {}),
+    ...(bridge ? { bridge } : {}),
   };
   if (args.mode === "stdio") {
     const context = createServingContext({

@@ -83,6 +83,7 @@ Options:
 /** `patchbay serve --help`. */
 /** `bin` is the absolute path of bin/patchbay.mjs, which a client that starts Patchbay needs. */
 export const serveUsage = (prog: string, bin: string): string => `Usage: ${prog} serve (--stdio | --http | --a2a | --nats) [options] [toolkit]
+       ${prog} serve (--http | --stdio) --bridge <identity>… [options] [toolkit]
 
 Serves a toolkit's tools to MCP clients, as an A2A agent, or as a fisk-ai agent over NATS. The toolkit is a JSON or YAML file
 (format "patchbay.toolkit") or a toolkit saved from the console, as found in the workspace
@@ -109,6 +110,12 @@ protocol eras are served: 2024-11-05 … 2025-11-25 (initialize, sessions) and 2
              approval first), anything else is echoed. Start several processes with one
              --identity to share its load; each names itself (--instance). Ctrl-C stops it.
 
+  --bridge <identity>  With --http or --stdio: serve the tools of this fisk-ai agent on NATS
+             (repeatable, or a,b) as MCP tools, named by fisk-ai's import rule (a name
+             another tool has becomes <identity>_<name>); each call is a fisk-ai tool call
+             whose reply becomes the MCP result. Only the agents' tools are served unless a
+             toolkit is given too. An agent that cannot be discovered stops the command.
+
 Claude Desktop (claude_desktop_config.json), this clone's command:
   { "mcpServers": { "patchbay": { "command": "node", "args": [${JSON.stringify(bin)}, "serve", "--stdio"] } } }
 MCP Inspector: run '${prog} serve --http', choose Streamable HTTP, paste the printed URL.
@@ -133,7 +140,10 @@ Options:
   --default-skill <tool>   A2A: the tool a text-only message runs, one whose input is a
                            single string argument (default: echo for the demo agent, none
                            for a toolkit)
-  --nats-url <url>         NATS: a server, or a cluster's nodes comma-separated (repeatable;
+  --bridge-include <re>    Bridge: only the agents' tools whose name matches (repeatable; Go
+                           RE2, unanchored); a pattern matching nothing is warned about
+  --bridge-exclude <re>    Bridge: leave out the tools whose name matches (after include)
+  --nats-url <url>         NATS (and --bridge): a server, or a cluster's nodes comma-separated (repeatable;
                            default env NATS_URL, else nats://127.0.0.1:4222). No credentials
                            in the URL
   --identity <name>        NATS: the identity served (default: the toolkit's name)

@@ -6,6 +6,7 @@
 import { randomFillSync, randomUUID } from "node:crypto";
 import type { Logger } from "../../src/core/env/environment.ts";
 import { systemScheduler } from "../../src/core/env/scheduler.ts";
+import type { FiskBridge } from "../../src/core/serving/bridge/fisk-bridge.ts";
 import type { ConfirmMode } from "../../src/core/serving/confirm-gate.ts";
 import { McpHttpEndpoint } from "../../src/core/serving/mcp/http-endpoint.ts";
 import type { OperatorDecider } from "../../src/core/serving/mcp/operator-approvals.ts";
@@ -33,6 +34,8 @@ export interface McpServingSettings {
   readonly onFrame?: (frame: FrameEvent) => void;
   /** Who decides in confirm mode `operator`. */
   readonly approvals?: OperatorDecider;
+  /** fisk-ai agents' tools served too. */
+  readonly bridge?: FiskBridge;
 }
 
 export interface McpServing {
@@ -60,6 +63,7 @@ export async function startMcpServing(settings: McpServingSettings): Promise<Mcp
     ...(settings.timeoutMs !== undefined ? { timeoutMs: settings.timeoutMs } : {}),
     ...(settings.fixtures !== undefined ? { fixtures: settings.fixtures } : {}),
     ...(settings.approvals ? { approvals: settings.approvals } : {}),
+    ...(settings.bridge ? { bridge: settings.bridge } : {}),
   });
   const endpoint = new McpHttpEndpoint({
     context,

@@ -13,6 +13,14 @@ import { FrameRing } from "./frame-ring.ts";
 import type { McpServing } from "./mcp-engine.ts";
 import type { SharedLimit } from "./shared-limit.ts";
 import { parseStartOptions } from "./start-options.ts";
+import type { NatsConnector } from "../../src/core/nats/port.ts";
+import type { FiskBridge } from "../../src/core/serving/bridge/fisk-bridge.ts";
+import type { NatsTarget } from "./nats-serve.ts";
+
+function bridgeStatus(bridge: FiskBridge): BridgeStatus {
+  const plan = bridge.plan;
+  return { identities: bridge.identities, tools: plan.tools.map((t) => ({ name: t.name, agent: t.host, remoteName: t.remoteName })), warnings: plan.warnings };
+}
 
 export interface ServedToolStatus {
   readonly name: string;
@@ -41,7 +49,15 @@ export type McpServeStatus =
       readonly tools: readonly ServedToolStatus[];
       /** The conformance fixture tools served alongside. */
       readonly fixtureTools: readonly string[];
+      /** fisk-ai agents bridged, with their tools as MCP names them (present only when bridging). */
+      readonly bridge?: BridgeStatus;
     };
+
+export interface BridgeStatus {
+  readonly identities: readonly string[];
+  readonly tools: readonly { readonly name: string; readonly agent: string; readonly remoteName: string }[];
+  readonly warnings: readonly string[];
+}
 
 export interface McpServeManager {
   readonly frames: FrameRing;
@@ -65,6 +81,9 @@ export interface ServeManagerOptions {
   readonly maxBodyBytes?: number;
   /** How long a call waits for the operator; default 2 minutes, tests shorten it. */
   readonly approvalTimeoutMs?: number;
+  /** The backend's NATS server, for bridging fisk-ai agents. */
+  readonly nats?: () => NatsTarget;
+  readonly connector?: NatsConnector;
 }
 
 /** Time for dismissed calls to answer before their sessions close. */
@@ -87,7 +106,7 @@ export function createServeManager(options: ServeManagerOptions): McpServeManage
     newId: randomUUID,
     ...(options.approvalTimeoutMs !== undefined ? { timeoutMs: options.approvalTimeoutMs } : {}),
   });
-  let running: { serving: McpServing; startedAt: number } | undefined;
+  let running: { serving: McpServing; startedAt: number; bridge?: { bridge: FiskBridge; close(): Promise<void> } } | undefined;
   let busy = false;
 
   function status(): McpServeStatus {
@@ -108,6 +127,7 @@ export function createServeManager(options: ServeManagerOptions): McpServeManage
       startedAt,
       tools: ctx.entries.map((entry) => ({ name: entry.tool.name, served: entry.served, reason: entry.reason })),
       fixtureTools: ctx.fixtureTools.map((fixture) => fixture.tool.name),
+      ...(running.bridge ? { bridge: bridgeStatus(running.bridge.bridge) } : {}),
     };
   }
 
@@ -121,6 +141,7 @@ export function createServeManager(options: ServeManagerOptions): McpServeManage
     try {
       await current.serving.close();
     } finally {
+      await current.bridge?.close();
       options.limit?.leave("MCP");
     }
     logger.info("stopped serving over MCP", { url: current.serving.url });
@@ -139,10 +160,15 @@ export function createServeManager(options: ServeManagerOptions): McpServeManage
         // Loaded on first use: the SDK and ajv stay out of a plain `patchbay start`.
         const { startMcpServing } = await import("./mcp-engine.ts");
         const { DEFAULT_MCP_CONCURRENCY } = await import("../../src/core/serving/mcp/serving-context.ts");
+        const toolkit = start.toolkit ?? DEMO_TOOLKIT;
+        const bridged = start.bridge
+          ? await (await import("./bridge-open.ts")).bridgeForWorkbench({ target: options.nats?.(), config: start.bridge, toolkit, logger, ...(options.connector ? { connector: options.connector } : {}) })
+          : undefined;
         const semaphore = options.limit?.join("MCP", start.concurrency, DEFAULT_MCP_CONCURRENCY);
         for (const issue of issues) logger.warn(`toolkit ${issue}`);
         const serving = await startMcpServing({
-          toolkit: start.toolkit ?? DEMO_TOOLKIT,
+          toolkit,
+          ...(bridged ? { bridge: bridged.bridge } : {}),
           port: start.port,
           logger,
           onFrame: (frame) => frames.push(frame),
@@ -154,11 +180,12 @@ export function createServeManager(options: ServeManagerOptions): McpServeManage
           ...(options.maxSessions !== undefined ? { maxSessions: options.maxSessions } : {}),
           ...(options.idleMs !== undefined ? { idleMs: options.idleMs } : {}),
           ...(options.maxBodyBytes !== undefined ? { maxBodyBytes: options.maxBodyBytes } : {}),
-        }).catch((error: unknown) => {
+        }).catch(async (error: unknown) => {
           options.limit?.leave("MCP");
+          await bridged?.close();
           throw listenError(error, start.port);
         });
-        running = { serving, startedAt: now() };
+        running = { serving, startedAt: now(), ...(bridged ? { bridge: bridged } : {}) };
         logger.info("serving over MCP", { url: serving.url, toolkit: serving.context.toolkit.name });
         return { status: status(), issues };
       } finally {

@@ -1,5 +1,6 @@
 /** The body of POST /api/serve/mcp/start, checked field by field. */
 import { isJsonObject } from "../../src/core/json/index.ts";
+import { bridgeConfigProblem, type BridgeConfig } from "../../src/core/serving/bridge/bridge-plan.ts";
 import { CONFIRM_MODES, type ConfirmMode } from "../../src/core/serving/confirm-gate.ts";
 import { readToolkit } from "../../src/core/serving/toolkit/toolkit-read.ts";
 import { MAX_TOOL_TIMEOUT_MS, type Toolkit, type ToolkitIssue } from "../../src/core/serving/toolkit/toolkit-types.ts";
@@ -17,9 +18,38 @@ export interface McpStartOptions {
   readonly concurrency?: number;
   readonly timeoutMs?: number;
   readonly fixtures?: boolean;
+  /** fisk-ai agents whose tools are served too, over the backend's NATS server. */
+  readonly bridge?: BridgeConfig;
 }
 
-const KNOWN = new Set(["port", "toolkit", "confirmMode", "concurrency", "timeoutMs", "fixtures"]);
+const KNOWN = new Set(["port", "toolkit", "confirmMode", "concurrency", "timeoutMs", "fixtures", "bridge"]);
+const MAX_BRIDGED = 16;
+const MAX_PATTERNS = 32;
+const MAX_PATTERN_CHARS = 512;
+
+function stringList(value: unknown, name: string, max: number, maxChars: number): string[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value) || value.length > max || !value.every((v) => typeof v === "string" && v !== "" && v.length <= maxChars)) {
+    throw invalid(`"${name}" must be a list of at most ${max} non-empty strings of at most ${maxChars} characters`);
+  }
+  return value as string[];
+}
+
+/** `bridge`: {"identities": [...], "include"?: [...], "exclude"?: [...]}, checked as the CLI checks --bridge. */
+export function bridgeOption(raw: unknown): BridgeConfig | undefined {
+  if (raw === undefined) return undefined;
+  if (!isJsonObject(raw)) throw invalid('"bridge" must be an object such as {"identities": ["nats-tools"]}');
+  const extra = Object.keys(raw).find((key) => !["identities", "include", "exclude"].includes(key));
+  if (extra !== undefined) throw invalid(`unknown bridge option "${extra}"; expected identities, include, exclude`);
+  const config = {
+    identities: stringList(raw.identities, "bridge.identities", MAX_BRIDGED, 128),
+    include: stringList(raw.include, "bridge.include", MAX_PATTERNS, MAX_PATTERN_CHARS),
+    exclude: stringList(raw.exclude, "bridge.exclude", MAX_PATTERNS, MAX_PATTERN_CHARS),
+  };
+  const problem = bridgeConfigProblem(config);
+  if (problem) throw invalid(`"bridge": ${problem}`);
+  return config;
+}
 
 export function invalid(message: string): HttpError {
   return new HttpError(400, "invalid_body", message);
@@ -58,6 +88,7 @@ export function parseStartOptions(body: unknown): { readonly options: McpStartOp
   const port = wholeNumber(body.port, "port", 0, 65_535) ?? DEFAULT_SERVE_PORT;
   const concurrency = wholeNumber(body.concurrency, "concurrency", 1, MAX_CONCURRENCY);
   const timeoutMs = wholeNumber(body.timeoutMs, "timeoutMs", 1, MAX_TOOL_TIMEOUT_MS);
+  const bridge = bridgeOption(body.bridge);
   return {
     options: {
       port,
@@ -66,6 +97,7 @@ export function parseStartOptions(body: unknown): { readonly options: McpStartOp
       ...(concurrency !== undefined ? { concurrency } : {}),
       ...(timeoutMs !== undefined ? { timeoutMs } : {}),
       ...(typeof body.fixtures === "boolean" ? { fixtures: body.fixtures } : {}),
+      ...(bridge ? { bridge } : {}),
     },
     issues,
   };

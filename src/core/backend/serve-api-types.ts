@@ -21,12 +21,21 @@ export interface McpServing {
   readonly startedAt: number;
   readonly tools: readonly ServedTool[];
   readonly fixtureTools: readonly string[];
+  /** fisk-ai agents bridged over NATS, their tools as MCP names them, and what the bridge warned about. */
+  readonly bridge?: McpBridgeStatus;
 }
+export interface McpBridgeStatus {
+  readonly identities: readonly string[];
+  readonly tools: readonly { readonly name: string; readonly agent: string; readonly remoteName: string }[];
+  readonly warnings: readonly string[];
+}
+/** Which agents to bridge; include/exclude are patterns on tool names. */
+export interface McpBridgeInput { readonly identities: readonly string[]; readonly include?: readonly string[]; readonly exclude?: readonly string[] }
 export type McpServeStatus = { readonly running: false } | McpServing;
 /** A started surface, with the toolkit's warnings the backend logged. */
 export type McpStarted = McpServing & { readonly issues: readonly string[] };
 
-export interface McpStartInput { readonly port?: number; readonly toolkit?: unknown; readonly confirmMode?: ServeConfirmMode; readonly concurrency?: number; readonly timeoutMs?: number; readonly fixtures?: boolean }
+export interface McpStartInput { readonly port?: number; readonly toolkit?: unknown; readonly confirmMode?: ServeConfirmMode; readonly concurrency?: number; readonly timeoutMs?: number; readonly fixtures?: boolean; readonly bridge?: McpBridgeInput }
 
 export interface EndpointCounters { readonly requests: number; readonly errors: number; readonly lastError: string }
 export interface NatsSubjects { readonly discovery: string; readonly tool: string; readonly task?: string }

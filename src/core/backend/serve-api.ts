@@ -5,9 +5,9 @@
  */
 import type { BackendClient } from "./backend-client.ts";
 import { framePage, opt, Reader, servedTools } from "./serve-api-read.ts";
-import type { A2aServeStatus, A2aStarted, A2aStartInput, McpServeStatus, McpStarted, McpStartInput, EndpointCounters, NatsSubjects, NatsServeStatus, NatsServing, NatsStartInput, ServedFramePage, PendingApproval, ServeInfo } from "./serve-api-types.ts";
+import type { A2aServeStatus, A2aStarted, A2aStartInput, McpBridgeStatus, McpServeStatus, McpStarted, McpStartInput, EndpointCounters, NatsSubjects, NatsServeStatus, NatsServing, NatsStartInput, ServedFramePage, PendingApproval, ServeInfo } from "./serve-api-types.ts";
 export { A2A_SERVE_CONFIRMS, SERVE_CONFIRM_MODES } from "./serve-api-types.ts";
-export type { A2aServeConfirm, A2aServing, A2aServeStatus, A2aStarted, A2aStartInput, ServeConfirmMode, ServedTool, McpServing, McpServeStatus, McpStarted, McpStartInput, EndpointCounters, NatsServeConnection, NatsSubjects, NatsServing, NatsStopped, NatsServeStatus, NatsStartInput, ServedFrame, ServedFramePage, PendingApproval, ServeInfo } from "./serve-api-types.ts";
+export type { A2aServeConfirm, A2aServing, A2aServeStatus, A2aStarted, A2aStartInput, ServeConfirmMode, ServedTool, McpBridgeInput, McpBridgeStatus, McpServing, McpServeStatus, McpStarted, McpStartInput, EndpointCounters, NatsServeConnection, NatsSubjects, NatsServing, NatsStopped, NatsServeStatus, NatsStartInput, ServedFrame, ServedFramePage, PendingApproval, ServeInfo } from "./serve-api-types.ts";
 
 
 function mcpStatus(r: Reader, body: unknown): McpServeStatus {
@@ -28,6 +28,20 @@ function mcpStatus(r: Reader, body: unknown): McpServeStatus {
     startedAt: r.time(o, "startedAt", ""),
     tools: servedTools(r, o, "tools", ""),
     fixtureTools: r.list(o, "fixtureTools", "", (v, p) => (typeof v === "string" ? v : r.fail(p, "a string"))),
+    ...opt("bridge", o.bridge === undefined ? undefined : bridgeStatus(r, o.bridge)),
+  };
+}
+
+function bridgeStatus(r: Reader, v: unknown): McpBridgeStatus {
+  const o = r.obj(v, ".bridge");
+  const text = (x: unknown, p: string) => (typeof x === "string" ? x : r.fail(p, "a string"));
+  return {
+    identities: r.list(o, "identities", ".bridge", text),
+    tools: r.list(o, "tools", ".bridge", (t, p) => {
+      const tool = r.obj(t, p);
+      return { name: r.str(tool, "name", p), agent: r.str(tool, "agent", p), remoteName: r.str(tool, "remoteName", p) };
+    }),
+    warnings: r.list(o, "warnings", ".bridge", text),
   };
 }
 

@@ -35,8 +35,9 @@ export function serveConnection(ctx: McpServingContext, transport: Transport, la
   const owner = `${label}:${++connections}`;
   const factory = ({ era }: { era: McpEra }) => {
     const server = createMcpServer(ctx, era, owner);
-    if (era === "modern") announceChanges(ctx, server);
-    else server.oninitialized = () => ctx.logger.info(`MCP client connected over ${label}`, { client: server.getClientVersion()?.name });
+    // Legacy connections hear list changes only of bridged agents' tools; the fixtures announce their own.
+    if (era === "modern" || ctx.bridge) announceChanges(ctx, server);
+    if (era === "legacy") server.oninitialized = () => ctx.logger.info(`MCP client connected over ${label}`, { client: server.getClientVersion()?.name });
     return server;
   };
   const handle = serveStdio(factory, { transport, onerror: (error) => ctx.logger.debug(`MCP ${label} error`, { error: error.message }) });

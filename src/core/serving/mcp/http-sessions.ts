@@ -118,7 +118,10 @@ export class McpHttpSessions {
         this.#entries.set(opened, entry);
       },
     });
+    // Bridged agents' tools come and go: legacy sessions hear it on their standalone stream.
+    const off = this.#ctx.bridge ? this.#ctx.changes.on((kind) => kind === "tools" && void Promise.resolve(server.sendToolListChanged()).catch(() => undefined)) : undefined;
     server.onclose = () => {
+      off?.();
       if (entry) this.#forget(entry);
     };
     server.oninitialized = () => this.#ctx.logger.info("MCP session opened", { client: server.getClientVersion()?.name, session: entry?.id.slice(0, 8) });

@@ -19,7 +19,7 @@ function capabilities(ctx: McpServingContext, session: SessionState): ServerCapa
   const legacy = session.era === "legacy";
   const tasks = servesTasks(ctx, session);
   return {
-    tools: { listChanged: ctx.fixtures },
+    tools: { listChanged: ctx.fixtures || ctx.bridge !== undefined },
     logging: {},
     ...(ctx.fixtures
       ? { resources: { subscribe: legacy, listChanged: false }, prompts: { listChanged: !legacy }, completions: {} }
@@ -44,7 +44,11 @@ export function createMcpServer(ctx: McpServingContext, era: McpEra, owner: stri
     ...(era === "modern" ? { cacheHints: CACHE_HINTS } : {}),
   });
   made.server = self;
-  self.setRequestHandler("tools/list", () => ({ tools: listTools(ctx, session) }));
+  self.setRequestHandler("tools/list", async () => {
+    // Bridged agents are asked again, so their tools come and go with them.
+    if (ctx.bridge) await ctx.bridge.refresh();
+    return { tools: listTools(ctx, session) };
+  });
   self.setRequestHandler("tools/call", (request, call) => callTool(ctx, self, session, request, call) as never);
   if (servesTasks(ctx, session)) registerTaskHandlers(self, ctx, session);
   if (ctx.fixtures) registerFixtureHandlers(self, ctx, session);

@@ -1,6 +1,7 @@
 import type { Logger } from "../../env/environment.ts";
 import type { Scheduler } from "../../env/scheduler.ts";
 import { SchemaCompiler } from "../../schema/compiler.ts";
+import type { FiskBridge } from "../bridge/fisk-bridge.ts";
 import type { ConfirmMode } from "../confirm-gate.ts";
 import { DEMO_TOOLKIT } from "../demo-toolkit.ts";
 import type { CommandRunner } from "../run-types.ts";
@@ -44,6 +45,8 @@ export interface McpServingOptions {
   readonly wallNow: () => number;
   /** Finished tasks kept; default 1,000 (tests lower it). */
   readonly maxFinishedTasks?: number;
+  /** fisk-ai agents' tools served beside the toolkit's, discovered over NATS. */
+  readonly bridge?: FiskBridge;
 }
 
 /** Lists whose changes modern clients hear about on a subscriptions/listen stream. */
@@ -88,6 +91,7 @@ export interface McpServingContext {
   readonly tasks: McpTaskStore;
   readonly requestState: RequestStateSigner;
   readonly changes: ChangeFeed;
+  readonly bridge?: FiskBridge;
 }
 
 function hexId(randomBytes: (bytes: Uint8Array) => Uint8Array): () => string {
@@ -112,6 +116,8 @@ export function createServingContext(options: McpServingOptions): McpServingCont
         return false;
       })
     : [];
+  const changes = new ChangeFeed();
+  options.bridge?.onChange(() => changes.emit("tools"));
   return {
     toolkit,
     entries,
@@ -134,6 +140,7 @@ export function createServingContext(options: McpServingOptions): McpServingCont
       ...(options.maxFinishedTasks !== undefined ? { maxFinished: options.maxFinishedTasks } : {}),
     }),
     requestState: requestStateSigner(options.randomBytes(new Uint8Array(REQUEST_STATE_KEY_BYTES))),
-    changes: new ChangeFeed(),
+    changes,
+    ...(options.bridge ? { bridge: options.bridge } : {}),
   };
 }

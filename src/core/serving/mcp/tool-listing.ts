@@ -1,4 +1,5 @@
 import type { Tool, ToolAnnotations } from "@modelcontextprotocol/server";
+import type { PlannedTool } from "../../fisk/codec/import-plan.ts";
 import { readBehaviour } from "../toolkit/behaviour-tags.ts";
 import type { ToolDef } from "../toolkit/toolkit-types.ts";
 import { DYNAMIC_EXTRA_TOOL, type FixtureTool, type TaskSupport } from "./fixtures/index.ts";
@@ -36,6 +37,25 @@ export function listedTool(tool: ToolDef): Tool {
   };
 }
 
+/** A bridged fisk-ai tool as tools/list shows it: the peer's description and schema, and only the hints it declared. */
+export function bridgedTool(tool: PlannedTool): Tool {
+  const b = tool.behavior ?? {};
+  const annotations: ToolAnnotations = {
+    ...(b.read_only !== undefined ? { readOnlyHint: b.read_only } : {}),
+    ...(b.destructive !== undefined ? { destructiveHint: b.destructive } : {}),
+    ...(b.idempotent !== undefined ? { idempotentHint: b.idempotent } : {}),
+    ...(b.open_world !== undefined ? { openWorldHint: b.open_world } : {}),
+  };
+  // MCP wants an object schema; fisk-ai peers send one, and one without a type is read as an object.
+  const schema = tool.inputSchema.type === undefined ? { type: "object", ...tool.inputSchema } : tool.inputSchema;
+  return {
+    name: tool.name,
+    description: tool.description,
+    inputSchema: schema as Tool["inputSchema"],
+    ...(Object.keys(annotations).length > 0 ? { annotations } : {}),
+  };
+}
+
 /**
  * The fixture tools this session sees: those of its era that its version can answer, and the
  * dynamic extra only while test_dynamic_tool has it shown.
@@ -51,10 +71,11 @@ function withTaskSupport(tool: Tool, support: TaskSupport | undefined, session: 
   return support && session.era === "legacy" && session.speaks("2025-11-25") ? { ...tool, execution: { taskSupport: support } } : tool;
 }
 
-/** Everything tools/list answers for one session: the served toolkit, then the fixtures. */
+/** Everything tools/list answers for one session: the served toolkit, the bridged tools, then the fixtures. */
 export function listTools(ctx: McpServingContext, session: SessionState): Tool[] {
   return [
     ...[...ctx.tools.values()].map((tool) => withTaskSupport(listedTool(tool), toolTaskSupport(tool), session)),
+    ...(ctx.bridge?.tools() ?? []).filter((tool) => tool.inputSchema.type === undefined || tool.inputSchema.type === "object").map(bridgedTool),
     ...sessionFixtures(ctx, session).map((f) => withTaskSupport(f.tool, f.task, session)),
   ];
 }

@@ -1,6 +1,6 @@
 import type { McpServeStatus, ServeApi, ServeConfirmMode, ServedTool } from "../../../core/backend/serve-api.ts";
 import type { ServedEntry } from "../../../core/serving/index.ts";
-import { toolkitForStart, wholeField } from "./start-fields.ts";
+import { bridgeFields, toolkitForStart, wholeField } from "./start-fields.ts";
 import { SurfaceActions } from "./surface-actions.svelte.ts";
 import type { ToolkitState } from "./toolkit-state.svelte.ts";
 
@@ -13,6 +13,11 @@ export class McpSurface extends SurfaceActions<McpServeStatus> {
   concurrency = $state("2");
   timeoutMs = $state("");
   fixtures = $state(false);
+  /** Serve fisk-ai agents' tools too, found over the console's NATS server. */
+  bridging = $state(false);
+  bridgeIdentities = $state("");
+  bridgeInclude = $state("");
+  bridgeExclude = $state("");
   status = $state<McpServeStatus>({ running: false });
   issues = $state<readonly string[]>([]);
 
@@ -32,7 +37,7 @@ export class McpSurface extends SurfaceActions<McpServeStatus> {
   }
 
   protected startFields(): unknown {
-    return [this.port, this.confirmMode, this.concurrency, this.timeoutMs, this.fixtures];
+    return [this.port, this.confirmMode, this.concurrency, this.timeoutMs, this.fixtures, this.bridging, this.bridgeIdentities, this.bridgeInclude, this.bridgeExclude];
   }
 
   async start(kit: ToolkitState): Promise<void> {
@@ -42,7 +47,8 @@ export class McpSurface extends SurfaceActions<McpServeStatus> {
     const port = wholeField(this.port, "The port", 0, 65_535);
     const concurrency = wholeField(this.concurrency, "Concurrency", 1, 64);
     const timeout = wholeField(this.timeoutMs, "The timeout", 1, 3_600_000);
-    const problem = port.problem ?? concurrency.problem ?? timeout.problem;
+    const bridge = this.bridging ? bridgeFields(this.bridgeIdentities, this.bridgeInclude, this.bridgeExclude) : {};
+    const problem = port.problem ?? concurrency.problem ?? timeout.problem ?? bridge.problem;
     if (problem) return void (this.error = `Not started: ${problem}`);
     await this.act("Could not start the MCP surface", async () => {
       const started = await this.#api.mcpStart({
@@ -52,6 +58,7 @@ export class McpSurface extends SurfaceActions<McpServeStatus> {
         ...(port.value !== undefined ? { port: port.value } : {}),
         ...(concurrency.value !== undefined ? { concurrency: concurrency.value } : {}),
         ...(timeout.value !== undefined ? { timeoutMs: timeout.value } : {}),
+        ...(bridge.value ? { bridge: bridge.value } : {}),
       });
       const { issues, ...status } = started;
       this.startedText = kit.text;
@@ -68,7 +75,8 @@ export class McpSurface extends SurfaceActions<McpServeStatus> {
   rows(local: readonly ServedEntry[]): { readonly rows: readonly ServedTool[]; readonly fromBackend: boolean } {
     if (!this.status.running) return { rows: local.map((e) => ({ name: e.tool.name, served: e.served, reason: e.reason })), fromBackend: false };
     const fixtures = this.status.fixtureTools.map((name) => ({ name, served: true, reason: "conformance fixture" }));
-    return { rows: [...this.status.tools, ...fixtures], fromBackend: true };
+    const bridged = (this.status.bridge?.tools ?? []).map((t) => ({ name: t.name, served: true, reason: `bridged from fisk-ai agent ${t.agent}${t.remoteName === t.name ? "" : ` (its ${t.remoteName})`}` }));
+    return { rows: [...this.status.tools, ...bridged, ...fixtures], fromBackend: true };
   }
 
 
@@ -81,6 +89,8 @@ export class McpSurface extends SurfaceActions<McpServeStatus> {
       this.concurrency = String(status.concurrency);
       this.timeoutMs = status.timeoutMs === undefined ? "" : String(status.timeoutMs);
       this.fixtures = status.fixtures;
+      this.bridging = status.bridge !== undefined;
+      this.bridgeIdentities = status.bridge?.identities.join(", ") ?? "";
     }
     if (!status.running) {
       this.issues = [];

@@ -1,3 +1,4 @@
+import type { McpBridgeInput } from "../../../core/backend/serve-api.ts";
 import type { ReadToolkitResult, Toolkit } from "../../../core/serving/index.ts";
 
 /** The editor's toolkit as a start body, or why it cannot be served yet. */
@@ -32,4 +33,19 @@ export function failure(action: string, err: unknown): string {
   const message = err instanceof Error ? err.message : String(err);
   const text = `${action}: ${message}`;
   return /[.!?]$/.test(text) ? text : `${text}.`;
+}
+
+const IDENTITY = /^[A-Za-z0-9_-]+$/;
+
+/**
+ * The bridge fields: identities separated by commas or spaces, and at most one include and one
+ * exclude pattern (the backend checks the patterns as fisk-ai compiles them).
+ */
+export function bridgeFields(identities: string, include: string, exclude: string): { readonly value?: McpBridgeInput; readonly problem?: string } {
+  const names = identities.split(/[\s,]+/).filter((n) => n !== "");
+  if (names.length === 0) return { problem: "name at least one fisk-ai agent identity to bridge, or turn bridging off." };
+  const bad = names.find((n) => !IDENTITY.test(n));
+  if (bad !== undefined) return { problem: `"${bad}" is not a fisk-ai agent identity: letters, digits, '-' and '_' only.` };
+  const one = (p: string) => (p.trim() === "" ? [] : [p.trim()]);
+  return { value: { identities: names, ...(one(include).length ? { include: one(include) } : {}), ...(one(exclude).length ? { exclude: one(exclude) } : {}) } };
 }

@@ -38,6 +38,40 @@ describe("McpSurface", () => {
     expect(running).toEqual([true, false]);
   });
 
+  it("bridges fisk-ai agents when the switch is on: identities, one include and one exclude pattern; the served set shows the bridged tools", async () => {
+    const { api, mcp, kit } = mcpSetup();
+    mcp.bridging = true;
+    mcp.bridgeIdentities = " nats-tools, kv_agent  ";
+    mcp.bridgeInclude = "^stream_";
+    mcp.bridgeExclude = "";
+    api.mcpStart = (input: object) => {
+      api.calls.push({ name: "mcpStart", args: [input] });
+      api.mcp = { ...RUNNING_MCP, bridge: { identities: ["nats-tools", "kv_agent"], tools: [{ name: "stream_info", agent: "nats-tools", remoteName: "stream_info" }, { name: "kv_agent_echo", agent: "kv_agent", remoteName: "echo" }], warnings: [] } };
+      return Promise.resolve({ ...api.mcp, issues: [] });
+    };
+    await mcp.start(kit);
+    expect(api.named("mcpStart")[0]?.[0]).toMatchObject({ bridge: { identities: ["nats-tools", "kv_agent"], include: ["^stream_"] } });
+    expect((api.named("mcpStart")[0]?.[0] as { bridge: object }).bridge).not.toHaveProperty("exclude");
+    const rows = mcp.rows(kit.mcpSet).rows;
+    expect(rows.find((r) => r.name === "kv_agent_echo")?.reason).toBe("bridged from fisk-ai agent kv_agent (its echo)");
+    expect(rows.find((r) => r.name === "stream_info")?.reason).toBe("bridged from fisk-ai agent nats-tools");
+  });
+
+  it("refuses a bridge with no identity or a bad one, saying why, and asks the backend nothing", async () => {
+    const { api, mcp, kit } = mcpSetup();
+    mcp.bridging = true;
+    mcp.bridgeIdentities = "  ";
+    await mcp.start(kit);
+    expect(mcp.error).toBe("Not started: name at least one fisk-ai agent identity to bridge, or turn bridging off.");
+    mcp.bridgeIdentities = "good, bad.name";
+    await mcp.start(kit);
+    expect(mcp.error).toBe(`Not started: "bad.name" is not a fisk-ai agent identity: letters, digits, '-' and '_' only.`);
+    expect(api.named("mcpStart")).toHaveLength(0);
+    mcp.bridging = false;
+    await mcp.start(kit);
+    expect(api.named("mcpStart")[0]?.[0]).not.toHaveProperty("bridge");
+  });
+
   it("refuses to start a toolkit with errors or a bad field, saying why, and asks the backend nothing", async () => {
     const { api, mcp, kit } = mcpSetup();
     kit.text = kit.text.replace('"name": "patchbay-demo"', '"name": "bad name"');
