@@ -15,7 +15,7 @@ import { NatsPage } from "../pages/nats-page.ts";
  * under an open page (it says so, and carries on with the new launch's URL, losing nothing).
  */
 
-/** A stdio MCP server that answers initialize and tools/list, then crashes with a message on stderr (one line: the form takes one argument per line). */
+/** A stdio MCP server that answers initialize and tools/list, then crashes 2 s later (long enough for the page to show it connected) with a message on stderr (one line: the form takes one argument per line). */
 const CRASHING = `
 const rl = require("node:readline").createInterface({ input: process.stdin });
 const send = (m) => process.stdout.write(JSON.stringify(m) + "\\n");
@@ -24,7 +24,7 @@ rl.on("line", (line) => {
   if (m.method === "initialize") send({ jsonrpc: "2.0", id: m.id, result: { protocolVersion: m.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: "crasher", version: "1.0.0" } } });
   else if (m.method === "tools/list") {
     send({ jsonrpc: "2.0", id: m.id, result: { tools: [] } });
-    setTimeout(() => { console.error("loading the index"); console.error("fatal: out of cheese"); process.exit(3); }, 300);
+    setTimeout(() => { console.error("loading the index"); console.error("fatal: out of cheese"); process.exit(3); }, 2_000);
   }
 });`.replace(/\n/g, " ");
 
