@@ -71,6 +71,8 @@ async function converse(version: McpVersion): Promise<FrameEvent[]> {
   const bench = new McpWorkbenchState(() => memoryHandle(clientSide), pageCompiler(true));
   bench.form.command = "srv";
   bench.form.requestedVersion = version;
+  // The version under test, asked for by initialize: no server/discover probe of another era first.
+  bench.form.era = "legacy";
   await bench.connect();
   expect(bench.info?.negotiatedVersion).toBe(version);
   const connection = bench.connection!;
