@@ -2,8 +2,24 @@ import { test as base } from "@playwright/test";
 import { BackendClient, type BackendStatus } from "../../src/core/backend/backend-client.ts";
 import { readAppInfo, type AppInfo } from "./app-info.ts";
 
+/**
+ * Closes the MCP relay sessions a test left open. A page that goes away keeps its sessions (a
+ * reload reconnects in one click), and the backend allows 16 at once, all specs sharing it.
+ */
+async function closeRelaySessions(app: AppInfo): Promise<void> {
+  const headers = { authorization: `Bearer ${app.token}` };
+  const res = await fetch(`${app.origin}/api/mcp/sessions`, { headers });
+  if (!res.ok) throw new Error(`listing relay sessions: HTTP ${res.status}`);
+  const { sessions } = (await res.json()) as { sessions: { id: string; open: boolean }[] };
+  for (const s of sessions.filter((x) => x.open)) {
+    const closed = await fetch(`${app.origin}/api/mcp/sessions/${s.id}/close`, { method: "POST", headers });
+    // A session can end on its own between the list and the close.
+    if (!closed.ok && closed.status !== 404 && closed.status !== 409) throw new Error(`closing relay session ${s.id}: HTTP ${closed.status}`);
+  }
+}
+
 /** `app` is the running backend; `status` is its /api/status, read with the launch token. */
-export const test = base.extend<{ app: AppInfo; status: BackendStatus }>({
+export const test = base.extend<{ app: AppInfo; status: BackendStatus; relayCleanup: void }>({
   // eslint-disable-next-line no-empty-pattern
   app: async ({}, use) => {
     await use(readAppInfo());
@@ -11,6 +27,13 @@ export const test = base.extend<{ app: AppInfo; status: BackendStatus }>({
   status: async ({ app }, use) => {
     await use(await new BackendClient({ fetch, token: app.token, baseUrl: app.origin }).status());
   },
+  relayCleanup: [
+    async ({ app }, use) => {
+      await use();
+      await closeRelaySessions(app);
+    },
+    { auto: true },
+  ],
 });
 
 export { expect } from "@playwright/test";
