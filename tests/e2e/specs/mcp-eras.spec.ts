@@ -44,7 +44,7 @@ test.describe("MCP workbench against a 2026-07-28 server (the v2 server package)
     const answer = second.getByLabel(/^Answer to request \d+$/);
     await expect(answer).toContainText('"resultType": "input_required"');
     const state = /"requestState": "([^"]+)"/.exec((await answer.textContent()) ?? "")?.[1];
-    expect(state, "the input_required answer carries a requestState").toBeTruthy();
+    expect(state ?? "", "the input_required answer carries a requestState").toMatch(/^\S{8,}$/);
     await expect(second.getByLabel(/^Retry \d+$/)).toContainText(`"requestState": "${state}"`);
     expect(server.seen.requests.filter((r) => r.method === "tools/call" && r.body.includes(state!)).length).toBe(1);
 

@@ -2,6 +2,7 @@ import { type Server, WebStandardStreamableHTTPServerTransport } from "@modelcon
 import { isJsonObject } from "../../json/index.ts";
 import { BoundedEventStore } from "./event-store.ts";
 import { RecordingTransport, type FrameDirection, type FrameSink } from "./recording-transport.ts";
+import { watchResponseBody } from "./response-frames.ts";
 import { createMcpServer } from "./server-factory.ts";
 import type { McpServingContext } from "./serving-context.ts";
 
@@ -166,35 +167,9 @@ export class McpHttpSessions {
 
   /** Counts an open response stream as activity until it ends or the client goes away. */
   #track(entry: Entry, response: Response): Response {
-    const source = response.body;
-    if (source === null) return response;
+    if (response.body === null) return response;
     this.#busy(entry);
-    let done = false;
-    const finish = () => {
-      if (done) return;
-      done = true;
-      this.#idle(entry);
-    };
-    const reader = source.getReader();
-    const body = new ReadableStream<Uint8Array>({
-      async pull(controller) {
-        try {
-          const next = await reader.read();
-          if (next.done) {
-            finish();
-            controller.close();
-          } else controller.enqueue(next.value);
-        } catch (error) {
-          finish();
-          controller.error(error);
-        }
-      },
-      cancel(reason) {
-        finish();
-        return reader.cancel(reason);
-      },
-    });
-    return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+    return watchResponseBody(response, { end: () => this.#idle(entry) });
   }
 
   #busy(entry: Entry): void {

@@ -7,8 +7,7 @@ import { SseSplitter } from "../../framing/sse-splitter.ts";
 
 /** The answer, recording its frames through `record` as the client reads them. */
 export function tapResponseFrames(response: Response, record: (text: string) => void): Response {
-  const source = response.body;
-  if (source === null) return response;
+  if (response.body === null) return response;
   const type = response.headers.get("content-type") ?? "";
   const sse = type.includes("text/event-stream");
   if (!sse && !type.includes("application/json")) return response;
@@ -26,12 +25,25 @@ export function tapResponseFrames(response: Response, record: (text: string) => 
       if (last && last.data !== "") record(last.data);
     } else if (json !== "") record(json);
   };
+  return watchResponseBody(response, {
+    chunk: (bytes) => take(decoder.decode(bytes, { stream: true })),
+    end: flush,
+  });
+}
+
+/**
+ * The same answer, its body passed through untouched while `watch` sees each chunk and, once,
+ * its end: read to the last byte, failed, or cancelled by the client.
+ */
+export function watchResponseBody(response: Response, watch: { readonly chunk?: (bytes: Uint8Array) => void; readonly end: () => void }): Response {
+  const source = response.body;
+  if (source === null) return response;
   const reader = source.getReader();
-  let flushed = false;
+  let ended = false;
   const finish = () => {
-    if (flushed) return;
-    flushed = true;
-    flush();
+    if (ended) return;
+    ended = true;
+    watch.end();
   };
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {
@@ -42,7 +54,7 @@ export function tapResponseFrames(response: Response, record: (text: string) => 
           controller.close();
           return;
         }
-        take(decoder.decode(next.value, { stream: true }));
+        watch.chunk?.(next.value);
         controller.enqueue(next.value);
       } catch (error) {
         finish();
