@@ -87,13 +87,15 @@ export async function run(args: readonly string[]): Promise<number> {
   }
   const f = median(floorMs);
   const p = median(pipelineMs);
-  const ratio = p / f;
+  // Each pipeline round against the floor round beside it: the machine's speed drifts between
+  // rounds (a shared VM), and a ratio of neighbours cancels that drift where a ratio of the two medians may not.
+  const ratio = median(pipelineMs.map((ms, r) => ms / floorMs[r]!));
   const rate = (ms: number) => Math.round((count / ms) * 1000).toLocaleString("en-US");
   const out = [
     `validate bench: ${count.toLocaleString("en-US")} messages (MCP, A2A v0.3/v1.0, fisk-ai Gen 2; 1 in 21 broken), ${rounds} rounds, median`,
     `  floor    (JSON.parse + raw pre-compiled ajv on the known definition): ${f.toFixed(0)} ms, ${rate(f)} msg/s, ${floorValid} valid`,
     `  pipeline (split + parse + classify + validate + rules):               ${p.toFixed(0)} ms, ${rate(p)} msg/s, ${pipelineValid} valid`,
-    `  ratio pipeline/floor: ${ratio.toFixed(2)}x (goal <= ${GOAL}x: ${ratio <= GOAL ? "met" : "NOT met"})`,
+    `  ratio pipeline/floor (median of the rounds' ratios): ${ratio.toFixed(2)}x (goal <= ${GOAL}x: ${ratio <= GOAL ? "met" : "NOT met"})`,
   ];
   process.stdout.write(`${out.join("\n")}\n`);
   if (floorValid !== pipelineValid) {

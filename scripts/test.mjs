@@ -4,7 +4,7 @@
 // suite (both requirement sets, Node 22) against the served agent, the benchmarks, and
 // end-to-end (Playwright with Debian's Chromium).
 // Every stage runs; the run fails if any stage failed. Ends with one "N passed, N failed" line.
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { TCK_HOME } from "./a2a-tck.mjs";
@@ -77,6 +77,30 @@ function stage(name, command, args, counts) {
   results.push({ name, ok, seconds: (Date.now() - started) / 1000, ...tally });
 }
 
+/**
+ * Runs stages side by side, each printed whole when it ends, in the order given. For stages that
+ * each keep one core busy (the type-check and lint do), on a machine with more than one.
+ */
+async function together(list) {
+  const runs = list.map(([name, command, args, counts]) => {
+    const started = Date.now();
+    const child = spawn(command, args, { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, FORCE_COLOR: "0" } });
+    let output = "";
+    child.stdout.on("data", (d) => (output += d));
+    child.stderr.on("data", (d) => (output += d));
+    return new Promise((resolve) => {
+      child.on("error", (err) => (output += `could not start ${command}: ${err.message}\n`));
+      child.on("close", (code) => resolve({ name, counts, ok: code === 0, output, seconds: (Date.now() - started) / 1000 }));
+    });
+  });
+  for (const run of await Promise.all(runs)) {
+    process.stdout.write(`\n━━ ${run.name} ━━\n${run.output}`);
+    const tally = run.counts ? run.counts() : { passed: run.ok ? 1 : 0, failed: run.ok ? 0 : 1, skipped: 0, unit: "check" };
+    if (!run.ok && tally.failed === 0) tally.failed = 1;
+    results.push({ name: run.name, ok: run.ok, seconds: run.seconds, ...tally });
+  }
+}
+
 function vitestCounts(file) {
   return () => {
     const r = readJson(file);
@@ -143,8 +167,10 @@ const vitest = (project) => [
   `--outputFile.json=${join(REPORTS, `${project}.json`)}`,
 ];
 
-stage("type-check", "npm", ["run", "--silent", "check"]);
-stage("lint", "npm", ["run", "--silent", "lint"]);
+await together([
+  ["type-check", "npm", ["run", "--silent", "check"]],
+  ["lint", "npm", ["run", "--silent", "lint"]],
+]);
 stage("unit tests", "npx", vitest("unit"), vitestCounts(join(REPORTS, "unit.json")));
 stage("integration tests (real nats-server)", "npx", vitest("integration"), vitestCounts(join(REPORTS, "integration.json")));
 stage("build", "npm", ["run", "--silent", "build"]);
