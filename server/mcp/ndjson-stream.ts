@@ -38,6 +38,8 @@ export interface EventStreamOptions {
   readonly elapsed: () => number;
   readonly maxLines?: number;
   readonly maxBytes?: number;
+  /** Told when a reader takes the stream (true) and when it lets go (false). */
+  readonly onReader?: (present: boolean) => void;
 }
 
 export function createEventStream(options: EventStreamOptions): EventStream {
@@ -110,6 +112,7 @@ export function createEventStream(options: EventStreamOptions): EventStream {
     claim() {
       if (claimed) return null;
       claimed = true;
+      options.onReader?.(true);
       let mine: StreamSink | null = null;
       let released = false;
       return {
@@ -128,6 +131,7 @@ export function createEventStream(options: EventStreamOptions): EventStream {
             blocked = false;
           }
           claimed = false;
+          options.onReader?.(false);
         },
       };
     },

@@ -1,7 +1,9 @@
 /**
  * The live relay sessions: at most 16 open at once, each a peer (stdio, streamable HTTP or legacy
  * SSE) plus its event stream. Closing the registry closes every session; children are also
- * SIGKILLed at process exit, so none outlives the backend.
+ * SIGKILLed at process exit, so none outlives the backend. A session nobody reads for a grace
+ * period is closed: the page that opened it went away (closed, or reloaded and connecting afresh),
+ * and its server process and slot would otherwise stay taken until the backend stops.
  */
 import { randomUUID } from "node:crypto";
 import type { Logger } from "../../src/core/env/environment.ts";
@@ -16,6 +18,8 @@ import { startStdio } from "./stdio-relay.ts";
 export const MAX_LIVE_SESSIONS = 16;
 /** Closed sessions kept for listing and late stream readers. */
 const MAX_CLOSED_KEPT = 16;
+/** How long a session may go without a stream reader, from its start or its last reader leaving. */
+export const READERLESS_GRACE_MS = 30_000;
 
 export interface SessionInfo {
   readonly id: string;
@@ -58,8 +62,15 @@ function logTarget(spec: SessionSpec): string {
   return spec.transport === "stdio" ? spec.command : `${spec.url.origin}${spec.url.pathname}`;
 }
 
-export function createRelaySessions(options: { readonly logger: Logger }): RelaySessions {
+export interface RelaySessionsOptions {
+  readonly logger: Logger;
+  /** READERLESS_GRACE_MS unless a test needs it shorter. */
+  readonly readerlessGraceMs?: number;
+}
+
+export function createRelaySessions(options: RelaySessionsOptions): RelaySessions {
   const { logger } = options;
+  const graceMs = options.readerlessGraceMs ?? READERLESS_GRACE_MS;
   const sessions = new Map<string, RelaySession>();
   const peers = new Map<string, Peer>();
   let starting = 0;
@@ -84,13 +95,27 @@ export function createRelaySessions(options: { readonly logger: Logger }): Relay
     }
     const id = randomUUID();
     const startedAt = Date.now();
-    const events = createEventStream({ elapsed: () => Date.now() - startedAt });
+    let orphanTimer: ReturnType<typeof setTimeout> | undefined;
+    const stopOrphanTimer = () => {
+      if (orphanTimer !== undefined) clearTimeout(orphanTimer);
+      orphanTimer = undefined;
+    };
+    const startOrphanTimer = () => {
+      stopOrphanTimer();
+      orphanTimer = setTimeout(() => void session.close(`no page read this session for ${graceMs / 1000} s: the page that opened it went away`), graceMs);
+      orphanTimer.unref();
+    };
+    const events = createEventStream({ elapsed: () => Date.now() - startedAt, onReader: (present) => (present || events.finished ? stopOrphanTimer() : startOrphanTimer()) });
     let open = true;
     let peer: Peer | undefined;
-    const finish = (reason: string, code?: number) => {
+    /** Why the session was asked to close; the peer's own account of its end follows in brackets. */
+    let requested: string | undefined;
+    const finish = (ended: string, code?: number) => {
       if (events.finished) return;
+      stopOrphanTimer();
       open = false;
       peers.delete(id);
+      const reason = requested === undefined || requested === ended ? ended : `${requested} (${ended})`;
       events.push(code === undefined ? { type: "closed", reason } : { type: "closed", reason, code });
       logger.info("mcp relay session closed", { id, reason });
       void events.delivered.then(() => {
@@ -121,6 +146,7 @@ export function createRelaySessions(options: { readonly logger: Logger }): Relay
       send: (bytes, headers) => started.send(bytes, headers),
       abort: (requestId) => (started.abort ? started.abort(requestId) : undefined),
       async close(reason = "closed by request") {
+        requested ??= reason;
         if (!events.finished) open = false;
         await started.close();
         finish(reason);
@@ -128,6 +154,7 @@ export function createRelaySessions(options: { readonly logger: Logger }): Relay
     };
     sessions.set(id, session);
     if (open) peers.set(id, started);
+    if (open) startOrphanTimer();
     logger.info("mcp relay session started", { id, transport: spec.transport, target: logTarget(spec), pid: started.pid });
     return session;
   }

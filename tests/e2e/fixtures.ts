@@ -3,8 +3,8 @@ import { BackendClient, type BackendStatus } from "../../src/core/backend/backen
 import { readAppInfo, type AppInfo } from "./app-info.ts";
 
 /**
- * Closes the MCP relay sessions a test left open. A page that goes away keeps its sessions (a
- * reload reconnects in one click), and the backend allows 16 at once, all specs sharing it.
+ * Closes the MCP relay sessions a test left open. The backend closes a session only 30 s after its
+ * page went away, allows 16 at once, and all specs share it: faster specs would fill it first.
  */
 async function closeRelaySessions(app: AppInfo): Promise<void> {
   const headers = { authorization: `Bearer ${app.token}` };
