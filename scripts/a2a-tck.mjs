@@ -5,12 +5,13 @@
 // figures from the JUnit XML. Fails when a mandatory test fails or errs, or none ran; optional
 // failures are listed but do not fail (several are the TCK's own, see its README there).
 // Writes .reports/a2a-tck.json for scripts/test.mjs.
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { ROOT } from "./bootstrap-lib.mjs";
+import { loud, startServedAgent } from "./served-agent.mjs";
 
 export const TCK_HOME = resolve(process.env.PATCHBAY_A2A_TCK ?? join(ROOT, "..", "shared", "tools", "a2a-tck"));
 const RUNNER = join(TCK_HOME, "run.sh");
@@ -18,11 +19,6 @@ const REPORTS = join(ROOT, ".reports");
 const OUT = join(REPORTS, "a2a-tck");
 // Tasks are held while the TCK acts on them; room for its bursts keeps them from being refused as over the limit.
 const CONCURRENCY = "16";
-
-function loud(lines) {
-  const bar = "!".repeat(78);
-  process.stdout.write(`\n${bar}\n${lines.map((l) => `!! ${l}`).join("\n")}\n${bar}\n\n`);
-}
 
 function writeReport(report) {
   mkdirSync(REPORTS, { recursive: true });
@@ -49,32 +45,6 @@ export function mandatoryBroken(mandatory) {
   return mandatory.failures + mandatory.errors > 0 || mandatory.passed === 0;
 }
 
-function startAgent() {
-  const child = spawn(process.execPath, [join(ROOT, "bin", "patchbay.mjs"), "serve", "--a2a", "--tck", "--port", "0", "--concurrency", CONCURRENCY], {
-    cwd: ROOT,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let out = "";
-  let err = "";
-  child.stdout.on("data", (c) => (out += c));
-  child.stderr.on("data", (c) => (err += c));
-  const url = new Promise((resolveUrl, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the agent did not start within 120 s:\n${err}`)), 120_000);
-    child.stdout.on("data", () => {
-      const found = /as an A2A agent .* at (http:\/\/127\.0\.0\.1:\d+)\n/.exec(out)?.[1];
-      if (found) {
-        clearTimeout(timer);
-        resolveUrl(found);
-      }
-    });
-    child.once("exit", (code) => {
-      clearTimeout(timer);
-      reject(new Error(`the agent exited (${code}) before serving:\n${err}`));
-    });
-  });
-  return { child, url, log: () => err };
-}
-
 async function main() {
   if (!existsSync(RUNNER)) {
     loud([
@@ -87,7 +57,7 @@ async function main() {
   }
   rmSync(OUT, { recursive: true, force: true });
   mkdirSync(OUT, { recursive: true });
-  const agent = startAgent();
+  const agent = startServedAgent(["serve", "--a2a", "--tck", "--port", "0", "--concurrency", CONCURRENCY], /as an A2A agent .* at (http:\/\/127\.0\.0\.1:\d+)\n/);
   const tckDir = mkdtempSync(join(tmpdir(), "patchbay-a2a-tck-"));
   try {
     const base = await agent.url;

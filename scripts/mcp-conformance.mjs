@@ -4,11 +4,12 @@
 // 2025-11-25 (the initialize era). The suite needs Node 22, found with `npx -y node@22`. Fails
 // when a scenario or check fails (scored or not), or when a run ends without its summary.
 // Writes .reports/mcp-conformance.json for scripts/test.mjs.
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { ROOT } from "./bootstrap-lib.mjs";
+import { loud, startServedAgent } from "./served-agent.mjs";
 
 export const REQUIREMENT_SETS = ["2026-07-28", "2025-11-25"];
 const CLI = resolve(process.env.PATCHBAY_CONFORMANCE_JS ?? join(ROOT, "node_modules", "@modelcontextprotocol", "conformance", "dist", "index.js"));
@@ -47,11 +48,6 @@ export function runBroken(summary) {
   return summary.planned !== null && summary.scenarios.length !== summary.planned;
 }
 
-function loud(lines) {
-  const bar = "!".repeat(78);
-  process.stdout.write(`\n${bar}\n${lines.map((l) => `!! ${l}`).join("\n")}\n${bar}\n\n`);
-}
-
 function writeReport(report) {
   mkdirSync(REPORTS, { recursive: true });
   writeFileSync(join(REPORTS, "mcp-conformance.json"), `${JSON.stringify(report, null, 2)}\n`);
@@ -64,29 +60,6 @@ function node22() {
   return path;
 }
 
-function startAgent() {
-  const child = spawn(process.execPath, [join(ROOT, "bin", "patchbay.mjs"), "serve", "--http", "--port", "0"], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
-  let out = "";
-  let err = "";
-  child.stdout.on("data", (c) => (out += c));
-  child.stderr.on("data", (c) => (err += c));
-  const url = new Promise((resolveUrl, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the agent did not start within 120 s:\n${err}`)), 120_000);
-    child.stdout.on("data", () => {
-      const found = / at (http:\/\/127\.0\.0\.1:\d+\/mcp)\n/.exec(out)?.[1];
-      if (found) {
-        clearTimeout(timer);
-        resolveUrl(found);
-      }
-    });
-    child.once("exit", (code) => {
-      clearTimeout(timer);
-      reject(new Error(`the agent exited (${code}) before serving:\n${err}`));
-    });
-  });
-  return { child, url, log: () => err };
-}
-
 async function main() {
   if (!existsSync(CLI)) {
     loud([`THE MCP CONFORMANCE SUITE IS NOT INSTALLED: ${CLI} is missing.`, "Run `npm ci` (it is a devDependency), or set PATCHBAY_CONFORMANCE_JS."]);
@@ -95,7 +68,7 @@ async function main() {
   }
   rmSync(OUT, { recursive: true, force: true });
   const node = node22();
-  const agent = startAgent();
+  const agent = startServedAgent(["serve", "--http", "--port", "0"], / at (http:\/\/127\.0\.0\.1:\d+\/mcp)\n/);
   try {
     const url = await agent.url;
     const sets = {};
