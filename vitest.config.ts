@@ -1,6 +1,6 @@
 import { availableParallelism } from "node:os";
 import { svelte } from "@sveltejs/vite-plugin-svelte";
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
 
 /**
  * Vitest's default, one worker fewer than the cores, is a single worker on a two-core machine.
@@ -8,6 +8,19 @@ import { defineConfig } from "vitest/config";
  * tests mostly wait on their peers, so one more file than cores runs at once.
  */
 const CORES = availableParallelism();
+
+/**
+ * Integration tests that stop and restart nats-servers on the ports they chose, or judge how
+ * calls spread and how fast clients come back: they run one at a time, after the others, so no
+ * neighbour takes a port between a stop and a restart or skews a timing.
+ */
+const ALONE = ["tests/integration/serve-nats-faults.test.ts", "tests/integration/nats-restart.test.ts", "tests/integration/serve-nats-instances.test.ts"];
+const INTEGRATION = {
+  environment: "node" as const,
+  globalSetup: ["tests/integration/global-setup.ts"],
+  testTimeout: 30_000,
+  hookTimeout: 30_000,
+};
 
 /** The folder decides the tier: colocated *.test.ts are unit tests, tests/integration needs real peers. */
 export default defineConfig({
@@ -27,14 +40,16 @@ export default defineConfig({
       {
         extends: true,
         test: {
+          ...INTEGRATION,
           name: "integration",
-          environment: "node",
           maxWorkers: CORES + 1,
           include: ["tests/integration/**/*.test.ts"],
-          globalSetup: ["tests/integration/global-setup.ts"],
-          testTimeout: 30_000,
-          hookTimeout: 30_000,
+          exclude: [...configDefaults.exclude, ...ALONE],
         },
+      },
+      {
+        extends: true,
+        test: { ...INTEGRATION, name: "integration-alone", maxWorkers: 1, include: ALONE },
       },
     ],
   },

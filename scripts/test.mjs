@@ -173,6 +173,7 @@ await together([
 ]);
 stage("unit tests", "npx", vitest("unit"), vitestCounts(join(REPORTS, "unit.json")));
 stage("integration tests (real nats-server)", "npx", vitest("integration"), vitestCounts(join(REPORTS, "integration.json")));
+stage("integration tests run alone (restarts, timing)", "npx", vitest("integration-alone"), vitestCounts(join(REPORTS, "integration-alone.json")));
 stage("build", "npm", ["run", "--silent", "build"]);
 if (results.at(-1)?.ok) recordBuild();
 stage("bundle budget", "node", ["scripts/budget.mjs"]);
