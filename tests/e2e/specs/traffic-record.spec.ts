@@ -34,6 +34,8 @@ test.describe("Traffic recorded as a collection, and the Diff view", () => {
     expect(response.result.tools.find((t) => t.name === "echo")?.inputSchema.properties?.["message"]?.type).toBe("string");
 
     await traffic.method.fill("tools/call");
+    // The tools/list filter showed two frames too: the count alone does not say the new filter applied.
+    await expect(traffic.row(/tools\/list/)).toHaveCount(0);
     await expect(traffic.counts).toContainText("showing 2 of");
     const record = new RecordPanelPage(page);
     await record.start.click();
