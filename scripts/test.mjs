@@ -67,14 +67,18 @@ function ensureSystemPackages() {
 
 const results = [];
 
+/** A finished stage's line in the summary: its counts, or one check passed or failed. */
+function record(name, ok, seconds, counts) {
+  const tally = counts ? counts() : { passed: ok ? 1 : 0, failed: ok ? 0 : 1, skipped: 0, unit: "check" };
+  if (!ok && tally.failed === 0) tally.failed = 1;
+  results.push({ name, ok, seconds, ...tally });
+}
+
 function stage(name, command, args, counts) {
   process.stdout.write(`\n━━ ${name} ━━\n`);
   const started = Date.now();
   const res = spawnSync(command, args, { cwd: ROOT, stdio: "inherit", env: { ...process.env, FORCE_COLOR: "0" } });
-  const ok = res.status === 0;
-  const tally = counts ? counts() : { passed: ok ? 1 : 0, failed: ok ? 0 : 1, skipped: 0, unit: "check" };
-  if (!ok && tally.failed === 0) tally.failed = 1;
-  results.push({ name, ok, seconds: (Date.now() - started) / 1000, ...tally });
+  record(name, res.status === 0, (Date.now() - started) / 1000, counts);
 }
 
 /**
@@ -95,9 +99,7 @@ async function together(list) {
   });
   for (const run of await Promise.all(runs)) {
     process.stdout.write(`\n━━ ${run.name} ━━\n${run.output}`);
-    const tally = run.counts ? run.counts() : { passed: run.ok ? 1 : 0, failed: run.ok ? 0 : 1, skipped: 0, unit: "check" };
-    if (!run.ok && tally.failed === 0) tally.failed = 1;
-    results.push({ name: run.name, ok: run.ok, seconds: run.seconds, ...tally });
+    record(run.name, run.ok, run.seconds, run.counts);
   }
 }
 

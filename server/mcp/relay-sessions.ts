@@ -153,8 +153,10 @@ export function createRelaySessions(options: RelaySessionsOptions): RelaySession
       },
     };
     sessions.set(id, session);
-    if (open) peers.set(id, started);
-    if (open) startOrphanTimer();
+    if (open) {
+      peers.set(id, started);
+      startOrphanTimer();
+    }
     logger.info("mcp relay session started", { id, transport: spec.transport, target: logTarget(spec), pid: started.pid });
     return session;
   }
