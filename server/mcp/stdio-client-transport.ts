@@ -5,7 +5,7 @@
  */
 import type { McpConnection } from "../../src/core/mcp/connection.ts";
 import { preview } from "../../src/core/mcp/relay-api.ts";
-import { RelayError } from "../../src/core/mcp/relay-error.ts";
+import { NotJsonRpcError, RelayError } from "../../src/core/mcp/relay-error.ts";
 import { HttpError } from "../http/errors.ts";
 import type { Peer } from "./relay-peer.ts";
 import type { StdioSpec } from "./session-spec.ts";
@@ -68,12 +68,12 @@ export class StdioClientTransport implements Transport {
     try {
       value = JSON.parse(text);
     } catch {
-      this.onerror?.(new RelayError("protocol", `the server process wrote a line to stdout that is not JSON-RPC: ${preview(text)}`));
+      this.onerror?.(new NotJsonRpcError(`the server process wrote a line to stdout that is not JSON-RPC: ${preview(text)}`));
       return;
     }
     for (const one of Array.isArray(value) ? (value as unknown[]) : [value]) {
       if (isJsonRpc(one)) this.onmessage?.(one);
-      else this.onerror?.(new RelayError("protocol", `server sent a message that is not valid JSON-RPC 2.0: ${preview(JSON.stringify(one) ?? text)}`));
+      else this.onerror?.(new NotJsonRpcError(`server sent a message that is not valid JSON-RPC 2.0: ${preview(JSON.stringify(one) ?? text)}`));
     }
   }
 

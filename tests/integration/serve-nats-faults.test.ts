@@ -64,6 +64,7 @@ const runCli = trackedCli();
 describe("faults on a three-node cluster", () => {
   it("patchbay start pointed at the cluster (several NATS_URLs) says which node it is on, and which one after that node goes down", async () => {
     const root = await mkdtemp(join(tmpdir(), "patchbay-start-cluster-"));
+    let index = -1;
     try {
       await mkdir(join(root, "dist"));
       await writeFile(join(root, "dist", "index.html"), '<meta name="patchbay-token" content="%PATCHBAY_TOKEN%">');
@@ -76,7 +77,7 @@ describe("faults on a three-node cluster", () => {
       expect(Number(line?.[3])).toBe(2);
       const status = async () => (await send({ port: Number(url.port), path: "/api/status", headers: { authorization: `Bearer ${url.searchParams.get("token")}` } })).json<BackendStatus>();
       expect((await status()).nats).toMatchObject({ mode: "external", wsUrl: cluster.wsUrl, node: { name: line![1], cluster: cluster.name, connected: true, peers: 2 } });
-      const index = cluster.nodes.findIndex((_, i) => line![1]!.endsWith(`-n${i + 1}`));
+      index = cluster.nodes.findIndex((_, i) => line![1]!.endsWith(`-n${i + 1}`));
       await cluster.nodes[index]!.down();
       await eventually(async () => /NATS: reconnected, on node (\S+)/.exec(cli.stdout.join(""))?.[1] !== undefined, "the reconnect line");
       const moved = /NATS: reconnected, on node (\S+)/.exec(cli.stdout.join(""))![1];
@@ -87,39 +88,51 @@ describe("faults on a three-node cluster", () => {
       cli.stop();
       expect(await cli.done).toBe(0);
     } finally {
+      // A failure above must not leave the node down for the tests after this one.
+      if (index >= 0) await cluster.nodes[index]!.up();
       await rm(root, { recursive: true, force: true });
     }
   }, 60_000);
 
   it("a node restarting under a serving instance: the instance moves to another node at once, its call in flight gets one named outcome, the node rejoins", async () => {
     const identity = `node-${crypto.randomUUID().slice(0, 8)}`;
-    const proc = await serve(identity, 2, "on-n3");
-    await eventually(async () => (await instancesOf(identity)).length === 1, "the instance answering from node 1");
-    const call = client.callTool(identity, "slow", { seconds: 3 }, { liveness: { instanceSilenceMs: 2000 } });
-    await eventually(async () => (await toolRequests(identity, "on-n3")) === 1, "the call reaching the instance");
-    const from = proc.stdout().length;
-    const downAt = performance.now();
-    await cluster.nodes[2]!.down();
-    const moved = await proc.waitFor(/^Reconnected \S+ \(instance on-n3\) to node (\S+) .* after (\d+) ms$/, 10_000, from);
-    const movedMs = performance.now() - downAt;
-    expect(moved[1]).not.toMatch(/-n3$/);
-    expect(movedMs).toBeLessThan(5000);
-    const r = await call;
-    // Either the reply the instance held while it moved, or a named failure; never a silent wait.
-    expect(["ran", "output", "instance-gone", "idle-timeout"]).toContain(r.outcome.kind);
-    if (r.outcome.kind === "output") expect(r.outcome.output).toBe("finished after 3 s");
-    await eventually(async () => (await instancesOf(identity)).length === 1, "the instance answering again from its new node");
-    // Nothing was sent again: the instance counted the one call.
-    expect(await toolRequests(identity, "on-n3")).toBe(1);
-    const after = await client.callTool(identity, "echo", { message: "still here" });
-    expect(after.outcome).toEqual({ kind: "output", output: "still here" });
-    const upAt = performance.now();
-    await cluster.nodes[2]!.up();
-    await cluster.routed();
-    const rejoinedMs = performance.now() - upAt;
-    expect(rejoinedMs).toBeLessThan(10_000);
-    process.stdout.write(`node restart: the instance moved to ${moved[1]} ${Math.round(movedMs)} ms after its node went down (it reported ${moved[2]} ms); the call in flight ended ${r.outcome.kind}; the node rejoined the cluster ${Math.round(rejoinedMs)} ms after it was back\n`);
-    await proc.stop();
+    // The node to restart is one the test's own client is not on: an earlier test's restart may have moved it off node 1.
+    const clientNode = port.node?.()?.name ?? "";
+    const victim = [2, 1, 0].find((i) => !clientNode.endsWith(`-n${i + 1}`))!;
+    const instance = `on-n${victim + 1}`;
+    const proc = await serve(identity, victim, instance);
+    try {
+      await eventually(async () => (await instancesOf(identity)).length === 1, "the instance answering");
+      const call = client.callTool(identity, "slow", { seconds: 3 }, { liveness: { instanceSilenceMs: 2000 } });
+      await eventually(async () => (await toolRequests(identity, instance)) === 1, "the call reaching the instance");
+      const from = proc.stdout().length;
+      const downAt = performance.now();
+      await cluster.nodes[victim]!.down();
+      const moved = await proc.waitFor(new RegExp(`^Reconnected \\S+ \\(instance ${instance}\\) to node (\\S+) .* after (\\d+) ms$`), 10_000, from);
+      const movedMs = performance.now() - downAt;
+      expect(moved[1]).not.toMatch(new RegExp(`-n${victim + 1}$`));
+      expect(movedMs).toBeLessThan(5000);
+      const r = await call;
+      // Either the reply the instance held while it moved, or a named failure; never a silent wait.
+      expect(["ran", "output", "instance-gone", "idle-timeout"]).toContain(r.outcome.kind);
+      if (r.outcome.kind === "output") expect(r.outcome.output).toBe("finished after 3 s");
+      await eventually(async () => (await instancesOf(identity)).length === 1, "the instance answering again from its new node");
+      // Nothing was sent again: the instance counted the one call.
+      expect(await toolRequests(identity, instance)).toBe(1);
+      const after = await client.callTool(identity, "echo", { message: "still here" });
+      expect(after.outcome).toEqual({ kind: "output", output: "still here" });
+      const upAt = performance.now();
+      await cluster.nodes[victim]!.up();
+      await cluster.routed();
+      const rejoinedMs = performance.now() - upAt;
+      expect(rejoinedMs).toBeLessThan(10_000);
+      process.stdout.write(`node restart: the instance moved to ${moved[1]} ${Math.round(movedMs)} ms after its node went down (it reported ${moved[2]} ms); the call in flight ended ${r.outcome.kind}; the node rejoined the cluster ${Math.round(rejoinedMs)} ms after it was back\n`);
+    } finally {
+      // A failure above must not leave the node down for the tests after this one.
+      await cluster.nodes[victim]!.up();
+      await cluster.routed();
+      await proc.stop();
+    }
   }, 60_000);
 
   it("the kill test: 500 calls, 4 in flight per instance, one of three instances killed halfway; every call has exactly one outcome", async () => {

@@ -93,6 +93,17 @@ describe("connecting through the relay", () => {
     });
   });
 
+  it("names a process that exited by its exit, not by the write to its stdin that failed as it went", async () => {
+    const relay = fakeRelay({
+      onMessage: (_t, write) =>
+        write(
+          line({ type: "error", step: "protocol", message: "writing to the server's stdin failed (EPIPE)", at: 1 }) +
+            line({ type: "closed", reason: "process exited with code 1", code: 1, at: 2 }),
+        ),
+    });
+    expect(await failure(relay, STDIO_SESSION)).toEqual({ step: "closed", message: "the connection closed before initialize was answered: process exited with code 1" });
+  });
+
   it("names a relay that refused the session", async () => {
     const relay = fakeRelay({ create: Response.json({ error: { code: "too_many_sessions", message: "at most 16 live sessions" } }, { status: 429 }) });
     expect(await failure(relay)).toMatchObject({ step: "relay", status: 429, message: expect.stringContaining("at most 16 live sessions") });

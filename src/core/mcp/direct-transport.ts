@@ -8,7 +8,7 @@ import { FrameRecorder, type FrameExtra } from "./frame-recorder.ts";
 import type { McpTransport } from "./mcp-transport.ts";
 import { standardHeaders } from "./modern-headers.ts";
 import { preview, type RelayConsoleEvent } from "./relay-api.ts";
-import { bodyPreview, RELAY_FAILURE_CODE, RelayError } from "./relay-error.ts";
+import { bodyPreview, RELAY_FAILURE_CODE, NotJsonRpcError, RelayError } from "./relay-error.ts";
 
 /** An MCP server the page talks to itself, without the backend. */
 export interface DirectSession {
@@ -296,13 +296,13 @@ export class DirectTransport implements McpTransport {
     try {
       value = JSON.parse(text);
     } catch {
-      this.onerror?.(new RelayError("protocol", `server sent a frame that is not JSON-RPC: ${preview(text)}`));
+      this.onerror?.(new NotJsonRpcError(`server sent a frame that is not JSON-RPC: ${preview(text)}`));
       return;
     }
     for (const one of Array.isArray(value) ? value : [value]) {
       const checked = specTypeSchemas.JSONRPCMessage["~standard"].validate(one);
       if (!checked.issues) this.onmessage?.(one as JSONRPCMessage);
-      else this.onerror?.(new RelayError("protocol", `server sent a message that is not valid JSON-RPC 2.0: ${preview(JSON.stringify(one) ?? text)}`));
+      else this.onerror?.(new NotJsonRpcError(`server sent a message that is not valid JSON-RPC 2.0: ${preview(JSON.stringify(one) ?? text)}`));
     }
   }
 
@@ -322,7 +322,7 @@ export class DirectTransport implements McpTransport {
   #explain(error: Error): Error {
     if (error instanceof RelayError) return error;
     if (error.name === "ZodError" || error instanceof SyntaxError) {
-      return new RelayError("protocol", `server sent a message that is not valid JSON-RPC 2.0 (the frame is in Traffic): ${preview(error.message)}`);
+      return new NotJsonRpcError(`server sent a message that is not valid JSON-RPC 2.0 (the frame is in Traffic): ${preview(error.message)}`);
     }
     return error;
   }

@@ -38,6 +38,17 @@ export class RelayError extends Error {
   }
 }
 
+/**
+ * What the server sent that is not JSON-RPC. Kept apart from the relay's other protocol errors (a
+ * write to a process that already went away, say): at connect time it is the likeliest reason no
+ * answer came, and they are not.
+ */
+export class NotJsonRpcError extends RelayError {
+  constructor(message: string) {
+    super("protocol", message);
+  }
+}
+
 /** The first 4 KB of a response body, or undefined when it cannot be read. */
 export async function bodyPreview(response: Response): Promise<string | undefined> {
   try {

@@ -7,7 +7,7 @@ import type { McpTransport } from "./mcp-transport.ts";
 import { standardHeaders } from "./modern-headers.ts";
 import { LineSplitter } from "../framing/line-splitter.ts";
 import { type CreateSessionBody, parseRelayEvent, preview, type RelayConsoleEvent, sessionTarget } from "./relay-api.ts";
-import { bodyPreview, RELAY_FAILURE_CODE, type RelayFailureDetail, RelayError, relayErrorMessage, relayErrorOf } from "./relay-error.ts";
+import { bodyPreview, RELAY_FAILURE_CODE, NotJsonRpcError, type RelayFailureDetail, RelayError, relayErrorMessage, relayErrorOf } from "./relay-error.ts";
 
 export interface RelayTransportOptions {
   readonly fetch: typeof fetch;
@@ -217,7 +217,7 @@ export class RelayTransport implements McpTransport {
     const messages = Array.isArray(value) ? value : [value];
     if (value === undefined || messages.length === 0) {
       const what = "transport" in this.#options.session && this.#options.session.transport === "stdio" ? "the server process wrote a line to stdout" : "server sent a frame";
-      this.onerror?.(new RelayError("protocol", `${what} that is not JSON-RPC: ${preview(text)}`));
+      this.onerror?.(new NotJsonRpcError(`${what} that is not JSON-RPC: ${preview(text)}`));
       return;
     }
     for (const one of messages) {
@@ -225,7 +225,7 @@ export class RelayTransport implements McpTransport {
       const message = parsed.issues ? undefined : (one as JSONRPCMessage);
       if (message && !("method" in message) && "id" in message && message.id !== undefined) this.#pending.delete(idKey(message.id));
       if (message) this.onmessage?.(message);
-      else this.onerror?.(new RelayError("protocol", `server sent a message that is not valid JSON-RPC 2.0: ${preview(JSON.stringify(one) ?? text)}`));
+      else this.onerror?.(new NotJsonRpcError(`server sent a message that is not valid JSON-RPC 2.0: ${preview(JSON.stringify(one) ?? text)}`));
     }
   }
 

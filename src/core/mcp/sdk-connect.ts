@@ -12,7 +12,7 @@ import type { ConnectOptions, ConnectResult } from "./connection-types.ts";
 import { META_SERVER_INFO } from "./envelope.ts";
 import { describeProbeAnswer, eraOfVersion, eraReason, LEGACY_VERSIONS, MODERN_VERSION, NEWEST_LEGACY_VERSION } from "./era.ts";
 import type { McpTransport } from "./mcp-transport.ts";
-import { RelayError } from "./relay-error.ts";
+import { NotJsonRpcError, RelayError } from "./relay-error.ts";
 import { SdkBridge, type BridgeHooks } from "./sdk-bridge.ts";
 
 export const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
@@ -71,7 +71,7 @@ export async function openSdkSession(transport: McpTransport, options: ConnectOp
   const failed = new Promise<never>((_, reject) => (failConnect = reject));
   failed.catch(() => {});
   // What the server said that is not JSON-RPC, if anything: the likeliest reason it never answered.
-  let notJsonRpc: RelayError | undefined;
+  let notJsonRpc: NotJsonRpcError | undefined;
   let connected = false;
   const bridge = new SdkBridge(transport, {
     take: callbacks.take,
@@ -80,7 +80,7 @@ export async function openSdkSession(transport: McpTransport, options: ConnectOp
       // A server that refuses the probe over HTTP may still speak initialize: that refusal is its answer.
       const probeRefused = bridge.probing && error instanceof RelayError && (error.step === "http" || error.step === "not-mcp");
       if (error instanceof RelayError && FATAL_RELAY_STEPS.has(error.step) && !probeRefused) failConnect?.(error);
-      if (error instanceof RelayError && error.step === "protocol" && !connected) notJsonRpc ??= error;
+      if (error instanceof NotJsonRpcError && !connected) notJsonRpc ??= error;
     },
   });
   client.onerror = (error) => callbacks.onError(error);
