@@ -207,3 +207,29 @@ describe("issuesFromAjv details", () => {
     expect(brief(dynamic({ type: "string", minLength: 3 }, "ab"))).toEqual([["", "The message must NOT have fewer than 3 characters."]]);
   });
 });
+
+describe("which branch of a union a broken value meant", () => {
+  const text = { type: "object", required: ["type", "text"], properties: { type: { const: "text" }, text: { type: "string" } } };
+  const image = { type: "object", required: ["type", "data"], properties: { type: { const: "image" }, data: { type: "string" } } };
+  const content = { anyOf: [text, image, { type: "array", items: { anyOf: [text, image] } }] };
+
+  it("a branch that wants another type altogether was not meant: a misspelt discriminator lists the allowed values", () => {
+    expect(brief(dynamic(content, { type: "tex", text: "hi" }))).toEqual([["/type", '"type" is "tex"; allowed: "text", "image".']]);
+  });
+
+  it("the branch whose discriminator alone is a letter off is meant when every other lacks members of its own", () => {
+    const sampled = { type: "object", required: ["role", "model"], properties: { role: { enum: ["assistant", "user"] }, model: { type: "string" } } };
+    const roots = { type: "object", required: ["roots"], properties: { roots: { type: "array" } } };
+    const elicited = { type: "object", required: ["action"], properties: { action: { enum: ["accept", "decline"] } } };
+    const answer = { anyOf: [sampled, roots, elicited] };
+    expect(brief(dynamic(answer, { role: "assistan", model: "m" }))).toEqual([["/role", '"role" is "assistan"; allowed: "assistant", "user".']]);
+    // Another branch's value, not a typo, says nothing about which branch was meant.
+    expect(brief(dynamic(answer, { role: "system", model: "m" }))).not.toEqual([["/role", '"role" is "system"; allowed: "assistant", "user".']]);
+  });
+
+  it("a discriminator that is another branch's own value keeps the branch whose members are missing", () => {
+    const pending = { type: "object", required: ["resultType"], properties: { resultType: { const: "input_required" }, inputRequests: { type: "object" } } };
+    const read = { type: "object", required: ["resultType", "contents", "ttlMs"], properties: { resultType: { type: "string" }, contents: { type: "array" }, ttlMs: { type: "integer" } } };
+    expect(brief(dynamic({ anyOf: [pending, read] }, { resultType: "complete", contents: [] }))).toEqual([["", 'Missing required property "ttlMs".']]);
+  });
+});

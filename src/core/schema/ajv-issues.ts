@@ -1,5 +1,6 @@
 import type { ErrorObject } from "ajv";
 import type { Issue, IssueSource } from "../validation/types.ts";
+import { nearestNames } from "../validation/near-miss.ts";
 import { unionBranches } from "./union-branches.ts";
 
 /** Property names that pick a branch of a union; a mismatch there means "wrong branch", not "wrong data". */
@@ -104,6 +105,24 @@ interface Branch {
   discriminated: boolean;
 }
 
+/** A branch that wants another type of value there altogether (an array where an object stands) was not meant either. */
+function isTypeMiss(error: ErrorObject, unionAt: string): boolean {
+  return error.keyword === "type" && error.instancePath === unionAt;
+}
+
+/** A discriminator value a letter or two from one the branch allows: a typo, not another branch's value. */
+function isMisspelt(error: ErrorObject): boolean {
+  const params = error.params as Record<string, unknown>;
+  const allowed = error.keyword === "const" ? [params.allowedValue] : ((params.allowedValues as unknown[] | undefined) ?? []);
+  const data: unknown = error.data;
+  return typeof data === "string" && nearestNames(data, allowed.filter((a): a is string => typeof a === "string")).length > 0;
+}
+
+/** A member the branch requires right at the union's place, missing: the value lacks what that branch is made of. */
+function lacksOwnMember(branch: Branch, unionAt: string): boolean {
+  return branch.errors.some((e) => e.keyword === "required" && e.instancePath === unionAt);
+}
+
 function isDiscriminatorMiss(error: ErrorObject, unionAt: string): boolean {
   if (error.keyword !== "const" && error.keyword !== "enum") return false;
   const parent = error.instancePath.slice(0, error.instancePath.lastIndexOf("/"));
@@ -125,10 +144,16 @@ function resolveUnion(union: ErrorObject, members: ErrorObject[], root: unknown)
     let branch = branches.get(key);
     if (!branch) branches.set(key, (branch = { errors: [], discriminated: false }));
     branch.errors.push(error);
-    if (isDiscriminatorMiss(error, union.instancePath)) branch.discriminated = true;
+    if (isDiscriminatorMiss(error, union.instancePath) || isTypeMiss(error, union.instancePath)) branch.discriminated = true;
   }
   const meant = [...branches.values()].filter((b) => !b.discriminated);
-  if (meant.length > 0 && meant.length < branches.size) return (bestBranch(meant, union.instancePath) ?? { errors: meant.flatMap((b) => b.errors) }).errors;
+  if (meant.length > 0 && meant.length < branches.size) {
+    // Every other branch lacks members of its own, and one whose discriminator alone is off has them all: that one was meant, its discriminator misspelt.
+    const misspelt = (b: Branch) => b.errors.every((e) => !isDiscriminatorMiss(e, union.instancePath) || isMisspelt(e));
+    const fitting = [...branches.values()].filter((b) => b.discriminated && misspelt(b) && !lacksOwnMember(b, union.instancePath) && !b.errors.some((e) => isTypeMiss(e, union.instancePath)));
+    if (fitting.length === 1 && meant.every((b) => lacksOwnMember(b, union.instancePath))) return fitting[0]!.errors;
+    return (bestBranch(meant, union.instancePath) ?? { errors: meant.flatMap((b) => b.errors) }).errors;
+  }
   const misses = members.filter((e) => isDiscriminatorMiss(e, union.instancePath));
   if (meant.length === 0 && misses.length > 0) {
     const first = misses[0]!;

@@ -101,7 +101,7 @@ function unpointedGroup(o: Outcome): UnpointedGroup | typeof UNEXPLAINED {
 }
 
 /** (b)-(d) mutants pointed at their member, per family, at least: a regression in pointing fails the suite. */
-const MIN_POINTED: Readonly<Record<Family, number>> = { mcp: 1069, a2a: 1231, "fisk-ai": 3981 };
+const MIN_POINTED: Readonly<Record<Family, number>> = { mcp: 1071, a2a: 1231, "fisk-ai": 3981 };
 
 const LISTED = 40;
 function listing(lines: readonly string[]): string {

@@ -116,6 +116,27 @@ describe("catch-all kinds", () => {
   it("a result no request and no shape explains is not recognised", () => {
     expect(paste({ jsonrpc: "2.0", id: 7, result: { isError: false } }).status).toBe("unrecognised");
   });
+
+  it("an input_required answer whose request is not known is held to InputRequiredResult, not passed by the catch-all result", () => {
+    const login = { method: "elicitation/create", params: { message: "User?", requestedSchema: { type: "object", properties: { user: { type: "string" } } } } };
+    const pending = (result: Record<string, unknown>) => paste({ jsonrpc: "2.0", id: 2, result: { resultType: "input_required", inputRequests: { login }, requestState: "s", ...result } });
+    expect(pending({})).toMatchObject({ status: "valid", kindId: "input-required:result", packId: "mcp/2026-07-28" });
+    const cases: [Record<string, unknown>, string][] = [
+      [{ resultType: "input_require" }, "/result/resultType"],
+      [{ requestState: 42 }, "/result/requestState"],
+      [{ inputRequests: "login" }, "/result/inputRequests"],
+      [{ inputRequests: { login: { ...login, method: "elicitation/creat" } } }, "/result/inputRequests/login/method"],
+    ];
+    for (const [change, pointer] of cases) {
+      const v = pending(change);
+      expect(v, JSON.stringify(change)).toMatchObject({ status: "invalid", kindId: "input-required:result" });
+      expect(v.issues.map((i) => i.pointer), JSON.stringify(change)).toContain(pointer);
+    }
+    // Without its resultType it is no 2025-11-25 result that ignores the members it does not know.
+    const bare = paste({ jsonrpc: "2.0", id: 2, result: { inputRequests: { login }, requestState: "s" } });
+    expect(bare).toMatchObject({ status: "invalid", kindId: "input-required:result" });
+    expect(first(bare)).toMatchObject({ pointer: "/result", message: 'Missing required property "resultType".' });
+  });
 });
 
 describe("the version judged by", () => {

@@ -48,7 +48,8 @@ export function unionMembers(schema: unknown): string[] {
 /**
  * Our composites: before 2025-11-25 a request or notification definition lacks the JSON-RPC
  * envelope, so `<Name>Message` joins the two; every result gets `<Result>Response`, the JSON-RPC
- * response carrying it (2026-07-28 upstream has these for its results, with the same members).
+ * response carrying it (2026-07-28 upstream has these for its results, with the same members), and
+ * from 2026-07-28 so does InputRequiredResult, for an input_required answer to a request not seen.
  */
 function composites(version: McpVersion, defs: Record<string, unknown>): Record<string, SchemaNode> {
   const out: Record<string, SchemaNode> = {};
@@ -66,6 +67,8 @@ function composites(version: McpVersion, defs: Record<string, unknown>): Record<
     const answer = method.inputRequired && atLeast(version, STATELESS) ? anyOf(ref("InputRequiredResult"), ref(method.result)) : ref(method.result);
     out[responseDefinition(method.result)] = obj({ id: ref("RequestId"), jsonrpc: lit("2.0"), result: answer }, ["id", "jsonrpc", "result"]);
   }
+  // An input_required answer whose request is not known is still held to InputRequiredResult.
+  if (atLeast(version, STATELESS)) out[responseDefinition("InputRequiredResult")] = obj({ id: ref("RequestId"), jsonrpc: lit("2.0"), result: ref("InputRequiredResult") }, ["id", "jsonrpc", "result"]);
   return out;
 }
 

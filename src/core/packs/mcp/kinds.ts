@@ -127,6 +127,7 @@ export function kindsFor(version: McpVersion, defs: Readonly<Record<string, unkn
     resultDirections.set(method.result, known && known !== direction ? "either" : direction);
     add({ id: `${method.method}:result`, label: `${method.method} result`, definition: responseDefinition(method.result), role: "result", direction });
   }
+  add({ id: "input-required:result", label: "input_required result (answered request not known)", definition: responseDefinition("InputRequiredResult"), role: "result", direction: "server-to-client" });
   add({ id: "task-created:result", label: "task created (task-augmented request) result", definition: "CreateTaskResultResponse", role: "result", direction: "either" });
 
   add({ id: "request", label: "JSON-RPC request (method not defined by MCP)", definition: "JSONRPCRequest", role: "request", direction: "either", generic: true });

@@ -48,7 +48,7 @@ export function guessResult(result: Record<string, unknown>): readonly Guess[] {
     return [guess("tasks/get:result", 0.75, "result is a task's state"), guess("tasks/cancel:result", 0.7, "result is a task's state")];
   }
   if (result.resultType === "input_required" || isJsonObject(result.inputRequests)) {
-    return [guess("result", 0.7, "an input_required result, which does not say which request it answers")];
+    return [guess("input-required:result", 0.85, "result asks for input (resultType or inputRequests), as an input_required result does")];
   }
   const meta = result._meta;
   if (isJsonObject(meta) && "io.modelcontextprotocol/subscriptionId" in meta) {
