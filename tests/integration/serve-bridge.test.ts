@@ -5,6 +5,7 @@
  * - "lists the peer's tools…"            names by fisk-ai's import rule, the peer's schemas verbatim, the banner
  * - "a success / an exit code / is_error" each reply kind as note §4 maps it
  * - "a capacity refusal…"                 the peer full (concurrency 1): an isError result with its refusal text
+ * - "a long call sends progress…"         keepalives, or the tool's own progress, as MCP progress
  * - "include/exclude…"                    filters applied, a pattern matching nothing warned about
  * - "an unknown identity…"                exit 1 at start with the reason; a bad pattern exit 2
  * - "the peer restarts with other tools…" tools/list follows it and the client hears list_changed
@@ -102,6 +103,29 @@ describe("serve --http --bridge, called by the MCP SDK client", () => {
     expect(outcome(refused)).toBe("capacity");
     expect(text(refused)).toMatch(new RegExp(`^tool "echo" on agent "${identity}" did not run: the agent is already running its maximum of 1 concurrent tool calls`));
     expect((await busy).isError).toBe(false);
+  }, 60_000);
+
+  it("a long call sends progress: the peer's keepalives, or the tool's own, keep a client that resets its timeout on progress waiting", async () => {
+    const pulsing = tag("pulse");
+    const pulsePeer = await startPeer(built, natsUrl, pulsing, undefined, ["--keepalive", "250"]);
+    stops.push(() => pulsePeer.stop());
+    const pulseBridge = await startBridgeHttp(built, natsUrl, ["--bridge", pulsing]);
+    stops.push(() => pulseBridge.stop());
+    const client = await connect(pulseBridge.url);
+    const heard: { progress: number; total?: number; message?: string }[] = [];
+    // 2.5 s of work under a 1.5 s timeout: only the progress in between keeps the call alive.
+    const quiet = await client.callTool({ name: "slow", arguments: { seconds: 2.5 } }, undefined, { timeout: 1500, resetTimeoutOnProgress: true, onprogress: (p) => void heard.push(p) });
+    expect(text(quiet)).toMatch(/2\.5 s/);
+    expect(heard.length).toBeGreaterThanOrEqual(3);
+    expect(heard.map((p) => p.progress)).toEqual(heard.map((_, i) => i + 1));
+    expect(heard[0]!.message).toMatch(new RegExp(`^slow is still running on ${pulsing} \\(\\d+ s\\)$`));
+    heard.length = 0;
+    // The tool's own "1 of 2 s" and "2 of 2 s" follow whatever keepalives came first, counted on from them.
+    await client.callTool({ name: "sleep", arguments: { seconds: 2 } }, undefined, { timeout: 1500, resetTimeoutOnProgress: true, onprogress: (p) => void heard.push(p) });
+    const own = heard.filter((p) => p.total !== undefined);
+    expect(own.map((p) => p.message)).toEqual(["1 of 2 s", "2 of 2 s"]);
+    expect(own.at(-1)!.progress).toBe(own.at(-1)!.total);
+    expect(heard.every((p, i) => i === 0 || p.progress > heard[i - 1]!.progress)).toBe(true);
   }, 60_000);
 
   it("include/exclude narrow the tools, and a pattern that matches nothing is warned about", async () => {

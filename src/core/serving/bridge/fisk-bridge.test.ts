@@ -30,6 +30,8 @@ function fakePeer(cards: Record<string, DiscoveryOutcome>) {
     async callTool(identity, name, input, opts): Promise<ToolCallResult> {
       calls.push({ identity, tool: name, input, ...(opts ? { opts } : {}) });
       const set = reply(name);
+      // The real client hands each entry over as it arrives, before the call ends.
+      for (const entry of set.entries) opts?.onEntry?.(entry);
       return { subject: `choria.fisk-ai.tool.${identity}`, request: "r", requestText: "", set, outcome: toolOutcome(set) };
     },
   };
@@ -119,6 +121,65 @@ describe("FiskBridge", () => {
   });
 });
 
+/** A reply set: running-tool statuses (a bare keepalive where `block` has no progress), then the reply. */
+function runningSet(blocks: readonly Record<string, unknown>[]): ReplySetResult {
+  const entry = (at: number, protocol: string, value: Record<string, unknown>, disposition: "event" | "terminal") => ({
+    at,
+    message: { subject: "_INBOX.x", data: new Uint8Array(0) },
+    disposition,
+    final: disposition === "terminal",
+    protocol,
+    value: { protocol, ...value },
+  });
+  const statuses = blocks.map((block, i) => entry(10_000 * (i + 1), `${NS}.event.status`, { block: { phase: "running-tool", ...block } }, "event"));
+  const last = entry(10_000 * (blocks.length + 1), `${NS}.tool.reply`, { output: "done" }, "terminal");
+  return { entries: [...statuses, last], end: { kind: "terminal", entry: last }, gaps: 0, elapsedMs: 1 };
+}
+
+describe("a bridged call's progress", () => {
+  const heard = async (blocks: readonly Record<string, unknown>[]) => {
+    const fake = fakePeer({ a: cardOf(tool("slow")) });
+    fake.answer(() => runningSet(blocks));
+    const bridge = new FiskBridge({ peer: fake.peer, config: { identities: ["a"] }, logger });
+    await bridge.refresh();
+    const said: [number, number | undefined, string][] = [];
+    await bridge.call("slow", {}, undefined, (progress, total, message) => said.push([progress, total, message]));
+    return said;
+  };
+
+  it("counts the tool's keepalives, each above the last, with how long it has run", async () => {
+    expect(await heard([{}, {}, {}])).toEqual([
+      [1, undefined, "slow is still running on a (10 s)"],
+      [2, undefined, "slow is still running on a (20 s)"],
+      [3, undefined, "slow is still running on a (30 s)"],
+    ]);
+  });
+
+  it("passes on the tool's own progress, leaving out what does not rise and the bare keepalives beside it", async () => {
+    expect(await heard([{ progress: 1, total: 4, message: "one of four" }, {}, { progress: 1 }, { progress: 3, total: 4 }])).toEqual([
+      [1, 4, "one of four"],
+      [3, 4, "slow on a: 3 of 4"],
+    ]);
+  });
+
+  it("counts the tool's own progress on from the keepalives heard before it, total and all", async () => {
+    expect(await heard([{}, {}, { progress: 1, total: 2, message: "1 of 2 s" }, { progress: 2, total: 2, message: "2 of 2 s" }])).toEqual([
+      [1, undefined, "slow is still running on a (10 s)"],
+      [2, undefined, "slow is still running on a (20 s)"],
+      [3, 4, "1 of 2 s"],
+      [4, 4, "2 of 2 s"],
+    ]);
+  });
+
+  it("asks nothing of the client when nobody listens for progress", async () => {
+    const fake = fakePeer({ a: cardOf(tool("slow")) });
+    const bridge = new FiskBridge({ peer: fake.peer, config: { identities: ["a"] }, logger });
+    await bridge.refresh();
+    await bridge.call("slow", {});
+    expect(fake.calls[0]!.opts).toEqual({});
+  });
+});
+
 describe("the MCP surface with a bridge (in-memory SDK client)", () => {
   it("lists bridged tools after the toolkit's, prefixed where a toolkit tool has the name, with hints from the peer's behaviour, and calls them", async () => {
     const fake = fakePeer({ peer: cardOf(tool("echo"), tool("stream_info")) });
@@ -135,6 +196,25 @@ describe("the MCP surface with a bridge (in-memory SDK client)", () => {
       expect(fake.calls.at(-1)).toMatchObject({ identity: "peer", tool: "echo", input: { anything: 1 } });
       const local = await h.client.callTool({ name: "echo", arguments: { message: "local" } });
       expect(firstText(local)).toBe("local");
+    } finally {
+      await h.close();
+    }
+  });
+
+  it("a long bridged call sends the client progress: a count of the keepalives, then the tool's own", async () => {
+    const fake = fakePeer({ peer: cardOf(tool("slow")) });
+    fake.answer(() => runningSet([{}, { progress: 5, total: 10 }]));
+    const bridge = new FiskBridge({ peer: fake.peer, config: { identities: ["peer"] }, logger });
+    await bridge.refresh();
+    const h = await connectHarness({ bridge, fixtures: false, toolkit: { ...DEMO_TOOLKIT, tools: [] } });
+    try {
+      const progress: unknown[] = [];
+      const result = await h.client.callTool({ name: "slow", arguments: {} }, undefined, { onprogress: (p) => void progress.push(p) });
+      expect(firstText(result)).toBe("done");
+      expect(progress).toEqual([
+        { progress: 1, message: "slow is still running on peer (10 s)" },
+        { progress: 6, total: 11, message: "slow on peer: 5 of 10" },
+      ]);
     } finally {
       await h.close();
     }

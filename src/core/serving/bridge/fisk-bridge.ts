@@ -4,6 +4,7 @@ import type { CallOptions, ToolCallResult } from "../../fisk/client/tool-call.ts
 import type { PlannedTool } from "../../fisk/codec/import-plan.ts";
 import type { AgentCard } from "../../fisk/codec/types-common.ts";
 import type { McpToolResult } from "../mcp-result.ts";
+import { progressRelay, type BridgeProgress } from "./bridge-progress.ts";
 import { bridgeResult } from "./bridge-result.ts";
 import { discoveryProblem, planBridge, type BridgeConfig, type BridgePlan, type HostCard } from "./bridge-plan.ts";
 
@@ -121,9 +122,10 @@ export class FiskBridge {
 
   /**
    * One call of a bridged tool: `tool.request` with the peer's own name, the arguments unchecked
-   * (the serving agent checks them, as fisk-ai leaves them to it), the reply set mapped to a result.
+   * (the serving agent checks them, as fisk-ai leaves them to it), the reply set mapped to a result;
+   * `onProgress` hears the tool's progress and keepalives while it runs.
    */
-  async call(name: string, args: Readonly<Record<string, unknown>>, signal?: AbortSignal): Promise<McpToolResult> {
+  async call(name: string, args: Readonly<Record<string, unknown>>, signal?: AbortSignal, onProgress?: BridgeProgress): Promise<McpToolResult> {
     const tool = this.#byName.get(name);
     if (!tool) {
       return { content: [{ type: "text", text: `Unknown tool "${name}": no bridged agent offers it (any more). Call tools/list to see the tools on offer.` }], isError: true };
@@ -132,6 +134,7 @@ export class FiskBridge {
       ...(signal ? { signal } : {}),
       ...(this.#opts.idleMs !== undefined ? { idleMs: this.#opts.idleMs } : {}),
       ...(this.#opts.allowShortIdle ? { allowShortIdle: true } : {}),
+      ...(onProgress ? { onEntry: progressRelay(tool.host, tool.remoteName, onProgress) } : {}),
     });
     // The agent no longer has the tool: look again so tools/list stops offering it.
     if (result.outcome.kind === "not-available") void this.refresh().catch(() => undefined);

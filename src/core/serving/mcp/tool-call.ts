@@ -104,7 +104,8 @@ export async function callTool(ctx: McpServingContext, server: Server, session: 
     // A bridged tool's arguments are the serving agent's to check, as fisk-ai leaves them to it.
     if (!isJsonObject(args)) return failure(`Not run: the arguments for ${name} must be a JSON object.`);
     if (session.era === "legacy" && isJsonObject((request.params as { task?: unknown }).task)) throw new ProtocolError(ProtocolErrorCode.MethodNotFound, `${name} cannot run as a task; call it without params.task.`);
-    return (await ctx.bridge.call(name, args, call.mcpReq.signal)) as CallToolResult;
+    const { progress } = callScope(ctx, server, session, call);
+    return (await ctx.bridge.call(name, args, call.mcpReq.signal, (value, total, message) => void progress(value, total, message))) as CallToolResult;
   }
   if (!served) return failure(`Unknown tool "${name}": this server has no tool by that name. Call tools/list to see the tools it offers.`);
   if (!isJsonObject(args)) return failure(`Not run: the arguments for ${name} must be a JSON object.`);
