@@ -102,12 +102,10 @@ function branchKey(schemaPath: string, unionPath: string): string {
 
 interface Branch {
   readonly errors: ErrorObject[];
+  /** Its discriminator did not match. */
   discriminated: boolean;
-}
-
-/** A branch that wants another type of value there altogether (an array where an object stands) was not meant either. */
-function isTypeMiss(error: ErrorObject, unionAt: string): boolean {
-  return error.keyword === "type" && error.instancePath === unionAt;
+  /** It wants another type of value at the union's place altogether (an array where an object stands). */
+  wrongType: boolean;
 }
 
 /** A discriminator value a letter or two from one the branch allows: a typo, not another branch's value. */
@@ -142,15 +140,17 @@ function resolveUnion(union: ErrorObject, members: ErrorObject[], root: unknown)
     const index = placed[i];
     const key = index === undefined ? branchKey(error.schemaPath, union.schemaPath) : `#${index}`;
     let branch = branches.get(key);
-    if (!branch) branches.set(key, (branch = { errors: [], discriminated: false }));
+    if (!branch) branches.set(key, (branch = { errors: [], discriminated: false, wrongType: false }));
     branch.errors.push(error);
-    if (isDiscriminatorMiss(error, union.instancePath) || isTypeMiss(error, union.instancePath)) branch.discriminated = true;
+    if (isDiscriminatorMiss(error, union.instancePath)) branch.discriminated = true;
+    if (error.keyword === "type" && error.instancePath === union.instancePath) branch.wrongType = true;
   }
-  const meant = [...branches.values()].filter((b) => !b.discriminated);
+  // A branch of another type altogether was not meant either.
+  const meant = [...branches.values()].filter((b) => !b.discriminated && !b.wrongType);
   if (meant.length > 0 && meant.length < branches.size) {
     // Every other branch lacks members of its own, and one whose discriminator alone is off has them all: that one was meant, its discriminator misspelt.
     const misspelt = (b: Branch) => b.errors.every((e) => !isDiscriminatorMiss(e, union.instancePath) || isMisspelt(e));
-    const fitting = [...branches.values()].filter((b) => b.discriminated && misspelt(b) && !lacksOwnMember(b, union.instancePath) && !b.errors.some((e) => isTypeMiss(e, union.instancePath)));
+    const fitting = [...branches.values()].filter((b) => b.discriminated && !b.wrongType && misspelt(b) && !lacksOwnMember(b, union.instancePath));
     if (fitting.length === 1 && meant.every((b) => lacksOwnMember(b, union.instancePath))) return fitting[0]!.errors;
     return (bestBranch(meant, union.instancePath) ?? { errors: meant.flatMap((b) => b.errors) }).errors;
   }

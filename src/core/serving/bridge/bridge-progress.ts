@@ -26,16 +26,14 @@ export function progressRelay(host: string, remoteName: string, onProgress: Brid
       const value = offset + block.progress;
       if (value <= last) return;
       last = value;
-      const total = typeof block.total === "number" && Number.isFinite(block.total) ? offset + block.total : undefined;
-      const message = typeof block.message === "string" && block.message !== "" ? block.message : `${remoteName} on ${host}: ${block.progress}${typeof block.total === "number" ? ` of ${block.total}` : ""}`;
-      onProgress(value, total, message);
+      const total = typeof block.total === "number" && Number.isFinite(block.total) ? block.total : undefined;
+      const message = typeof block.message === "string" && block.message !== "" ? block.message : `${remoteName} on ${host}: ${block.progress}${total !== undefined ? ` of ${total}` : ""}`;
+      onProgress(value, total === undefined ? undefined : offset + total, message);
       return;
     }
-    // Once the tool counts for itself, a bare keepalive adds nothing to its count.
+    // Once the tool counts for itself, a bare keepalive adds nothing to its count; before, each one rises by one.
     if (offset !== undefined) return;
-    keepalives++;
-    if (keepalives <= last) return;
-    last = keepalives;
+    last = ++keepalives;
     onProgress(last, undefined, `${remoteName} is still running on ${host} (${Math.round(entry.at / 1000)} s)`);
   };
 }

@@ -63,9 +63,24 @@ function runsAsTask(server: Server, session: SessionState, request: CallToolRequ
   return declared && support !== undefined;
 }
 
-function callScope(ctx: McpServingContext, server: Server, session: SessionState, call: ServerContext): FixtureScope {
+const quietly = (ctx: McpServingContext, sending: Promise<void>) => sending.catch((error: unknown) => ctx.logger.debug("a notification was not sent", { error: (error as Error).message }));
+
+/** Progress for the request, sent only when it asked for progress (a progressToken); a failed send is logged, never thrown. */
+function progressOf(ctx: McpServingContext, call: ServerContext): FixtureScope["progress"] {
   const token = call.mcpReq._meta?.progressToken;
-  const quietly = (sending: Promise<void>) => sending.catch((error: unknown) => ctx.logger.debug("a notification was not sent", { error: (error as Error).message }));
+  return (progress: number, total?: number, message?: string) =>
+    token === undefined
+      ? Promise.resolve()
+      : quietly(
+          ctx,
+          call.mcpReq.notify({
+            method: "notifications/progress",
+            params: { progressToken: token, progress, ...(total !== undefined ? { total } : {}), ...(message !== undefined ? { message } : {}) },
+          }),
+        );
+}
+
+function callScope(ctx: McpServingContext, server: Server, session: SessionState, call: ServerContext): FixtureScope {
   const ask: Ask = session.era === "legacy" ? legacyAsk(server, call, { compiler: ctx.compiler, signal: call.mcpReq.signal }) : modernAsk(call);
   return {
     server,
@@ -75,16 +90,8 @@ function callScope(ctx: McpServingContext, server: Server, session: SessionState
     compiler: ctx.compiler,
     requestState: ctx.requestState,
     signal: call.mcpReq.signal,
-    log: (level: LoggingLevel, data: string) => quietly(call.mcpReq.log(level, data, ctx.serverInfo.name)),
-    progress: (progress: number, total?: number, message?: string) =>
-      token === undefined
-        ? Promise.resolve()
-        : quietly(
-            call.mcpReq.notify({
-              method: "notifications/progress",
-              params: { progressToken: token, progress, ...(total !== undefined ? { total } : {}), ...(message !== undefined ? { message } : {}) },
-            }),
-          ),
+    log: (level: LoggingLevel, data: string) => quietly(ctx, call.mcpReq.log(level, data, ctx.serverInfo.name)),
+    progress: progressOf(ctx, call),
     ask,
     ...(session.era === "modern" ? { announce: (kind: "tools" | "prompts") => ctx.changes.emit(kind) } : {}),
   };
@@ -104,7 +111,7 @@ export async function callTool(ctx: McpServingContext, server: Server, session: 
     // A bridged tool's arguments are the serving agent's to check, as fisk-ai leaves them to it.
     if (!isJsonObject(args)) return failure(`Not run: the arguments for ${name} must be a JSON object.`);
     if (session.era === "legacy" && isJsonObject((request.params as { task?: unknown }).task)) throw new ProtocolError(ProtocolErrorCode.MethodNotFound, `${name} cannot run as a task; call it without params.task.`);
-    const { progress } = callScope(ctx, server, session, call);
+    const progress = progressOf(ctx, call);
     return (await ctx.bridge.call(name, args, call.mcpReq.signal, (value, total, message) => void progress(value, total, message))) as CallToolResult;
   }
   if (!served) return failure(`Unknown tool "${name}": this server has no tool by that name. Call tools/list to see the tools it offers.`);
