@@ -104,24 +104,30 @@ function plural(n: number, word: string): string {
 export async function runValidate(args: ValidateArgs, deps: ValidateDeps): Promise<number> {
   const engine = createValidationEngine();
   const inputs: ReportInput[] = [];
+  // Items are made as each message is validated; only a JSON report keeps them all.
   const results: { item: BatchItem; verdict: Verdict }[] = [];
+  const verdicts: Verdict[] = [];
   for (const file of args.files) {
     const text = await readInput(file, deps);
     const split = splitInput(file === "-" ? "stdin" : file, text);
-    inputs.push({ source: file, format: split.format, messages: split.items.length, notes: split.notes });
+    inputs.push({ source: file, format: split.format, messages: split.count, notes: split.notes });
     for (const note of split.notes) deps.stderr(`${file}: ${note}\n`);
-    if (split.items.length === 0) deps.stderr(`${file}: no messages found\n`);
+    if (split.count === 0) deps.stderr(`${file}: no messages found\n`);
     const session = engine.session(args.allowMethods ? { extensionMethods: args.allowMethods } : undefined);
-    const several = split.items.length > 1;
-    for (const item of split.items) {
+    const several = split.count > 1;
+    for (let i = 0; i < split.count; i++) {
+      const item = split.item(i);
       const verdict = args.override && item.error === undefined ? session.validateText(item.text, args.override) : validateItem(session, item);
-      results.push({ item, verdict });
-      if (args.json) continue;
+      verdicts.push(verdict);
+      if (args.json) {
+        results.push({ item, verdict });
+        continue;
+      }
       if (isFailure(verdict.status) || args.all) deps.stdout(`${verdictLine(item, verdict, several)}\n`);
       else if (args.warnings && verdict.issues.length > 0) deps.stdout(`${verdictLine(item, verdict, several)}\n`);
     }
   }
-  const summary = summarise(results.map((r) => r.verdict));
+  const summary = summarise(verdicts);
   if (args.json) deps.stdout(`${JSON.stringify(buildReport(inputs, results, deps.now()), null, 2)}\n`);
   const s = summary.byStatus;
   const failed = s.invalid + s.unrecognised + s.unparseable;

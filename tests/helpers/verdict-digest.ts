@@ -3,7 +3,7 @@ import { mixedCapture } from "../../bench/capture.ts";
 import { createValidationEngine, PROTOCOL_FAMILIES } from "../../src/core/packs/index.ts";
 import { MCP_VERSIONS } from "../../src/core/packs/mcp/index.ts";
 import { SchemaCompiler } from "../../src/core/schema/compiler.ts";
-import { splitInput, validateItem } from "../../src/core/validation/index.ts";
+import { splitInput, splitItems, validateItem } from "../../src/core/validation/index.ts";
 import { A2A_CORPUS_FILES, a2aCorpusSeeds, fiskAiCorpusSeeds, mcpCorpusSeeds, mcpExampleSeeds, type SeedSet } from "./mutation-seeds.ts";
 import { MutationGenerator } from "./mutations.ts";
 
@@ -41,7 +41,7 @@ export function verdictDigest(referenceDir: string | null): VerdictDigest {
 
   const capture = mixedCapture(100_000);
   const split = engine.session();
-  add("capture", splitInput("capture.jsonl", capture.join("\n")).items.map((item) => JSON.stringify(validateItem(split, item))));
+  add("capture", splitItems(splitInput("capture.jsonl", capture.join("\n"))).map((item) => JSON.stringify(validateItem(split, item))));
   const byValue = engine.session();
   add("capture-values", capture.slice(0, 20_000).map((text) => JSON.stringify(byValue.validateValue(JSON.parse(text)))));
 

@@ -1,27 +1,32 @@
 import { describe, expect, it } from "vitest";
 import { manualClock } from "../env/defaults.ts";
 import { encodeBase64, WireLog, wireJsonlLines, type WireFrameInput } from "../wire/index.ts";
-import { MAX_MESSAGE_CHARS, splitInput, type BatchItem } from "./batch-input.ts";
+import { MAX_MESSAGE_CHARS, splitInput, splitItems, type SplitInput } from "./batch-input.ts";
 
 const enc = new TextEncoder();
 const PING = '{"jsonrpc":"2.0","id":1,"method":"ping"}';
 const RESULT = '{"jsonrpc":"2.0","id":1,"result":{}}';
 
-function texts(items: readonly BatchItem[]): string[] {
-  return items.map((i) => i.text);
+function texts(split: SplitInput): string[] {
+  return splitItems(split).map((i) => i.text);
+}
+
+/** The split as data, to compare whole. */
+function plain(split: SplitInput) {
+  return { format: split.format, items: splitItems(split), notes: split.notes };
 }
 
 describe("splitInput: single JSON and arrays", () => {
   it("keeps a pretty-printed message whole", () => {
     const text = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping", params: { a: [1, 2] } }, null, 2);
-    expect(splitInput("msg.json", text)).toEqual({ format: "json", items: [{ source: "msg.json", text }], notes: [] });
+    expect(plain(splitInput("msg.json", text))).toEqual({ format: "json", items: [{ source: "msg.json", text }], notes: [] });
   });
 
   it("splits a JSON array into its elements with positions and lines", () => {
     const text = `[\n  ${PING},\n\n  {\n    "b": 2\n  },\n  ${RESULT}\n]\n`;
     const split = splitInput("capture.json", text);
     expect(split.format).toBe("json-array");
-    expect(split.items).toEqual([
+    expect(splitItems(split)).toEqual([
       { source: "capture.json", text: PING, position: 0, line: 2, column: 3 },
       { source: "capture.json", text: '{\n    "b": 2\n  }', position: 1, line: 4, column: 3 },
       { source: "capture.json", text: RESULT, position: 2, line: 7, column: 3 },
@@ -31,39 +36,39 @@ describe("splitInput: single JSON and arrays", () => {
   it("keeps the good elements around a broken one", () => {
     const split = splitInput("a.json", `[${PING},\n {"b": },\n ${RESULT}]`);
     expect(split.format).toBe("json-array");
-    expect(texts(split.items)).toEqual([PING, '{"b": }', RESULT]);
-    expect(split.items.map((i) => i.line)).toEqual([1, 2, 3]);
+    expect(texts(split)).toEqual([PING, '{"b": }', RESULT]);
+    expect(splitItems(split).map((i) => i.line)).toEqual([1, 2, 3]);
   });
 
   it("reads an empty array as no messages", () => {
-    expect(splitInput("a.json", " [ ] ")).toEqual({ format: "json-array", items: [], notes: [] });
+    expect(plain(splitInput("a.json", " [ ] "))).toEqual({ format: "json-array", items: [], notes: [] });
   });
 
   it("treats an array it cannot split as one message, so the parser places the error", () => {
     const text = `[${PING}, {"a": [}]`;
-    expect(splitInput("a.json", text)).toEqual({ format: "json", items: [{ source: "a.json", text }], notes: [] });
+    expect(plain(splitInput("a.json", text))).toEqual({ format: "json", items: [{ source: "a.json", text }], notes: [] });
   });
 
   it("turns text that is no format into one message", () => {
     for (const text of ["hello world", "hello\nworld\nagain", "42", ""]) {
-      expect(splitInput("x.txt", text)).toEqual({ format: "json", items: [{ source: "x.txt", text }], notes: [] });
+      expect(plain(splitInput("x.txt", text))).toEqual({ format: "json", items: [{ source: "x.txt", text }], notes: [] });
     }
   });
 
   it("drops a byte order mark", () => {
-    expect(splitInput("bom.json", `\uFEFF${PING}`).items).toEqual([{ source: "bom.json", text: PING }]);
-    expect(texts(splitInput("bom.jsonl", `\uFEFF${PING}\n${RESULT}\n`).items)).toEqual([PING, RESULT]);
+    expect(splitItems(splitInput("bom.json", `\uFEFF${PING}`))).toEqual([{ source: "bom.json", text: PING }]);
+    expect(texts(splitInput("bom.jsonl", `\uFEFF${PING}\n${RESULT}\n`))).toEqual([PING, RESULT]);
     expect(splitInput("bom.json", `\uFEFF[${PING}]`).format).toBe("json-array");
   });
 
   it("refuses a message over the size limit with a reason, keeping the others", () => {
     const huge = `{"blob":"${"x".repeat(MAX_MESSAGE_CHARS)}"}`;
     const single = splitInput("big.json", huge);
-    expect(single.items).toHaveLength(1);
-    expect(single.items[0]?.text).toBe("");
-    expect(single.items[0]?.error).toMatch(/^The message is 8\.0 M characters, over the 8 M this tool validates\.$/);
+    expect(splitItems(single)).toHaveLength(1);
+    expect(splitItems(single)[0]?.text).toBe("");
+    expect(splitItems(single)[0]?.error).toMatch(/^The message is 8\.0 M characters, over the 8 M this tool validates\.$/);
     const lines = splitInput("big.jsonl", `${PING}\n${huge}\n${RESULT}\n`);
-    expect(lines.items.map((i) => [i.position, i.line, i.error === undefined])).toEqual([
+    expect(splitItems(lines).map((i) => [i.position, i.line, i.error === undefined])).toEqual([
       [0, 1, true],
       [1, 2, false],
       [2, 3, true],
@@ -72,7 +77,7 @@ describe("splitInput: single JSON and arrays", () => {
 
   it("keeps a broken pretty-printed message whole", () => {
     const text = '{\n  "items": [\n    {"x": 1}\n  ],\n  "b": \n}';
-    expect(splitInput("msg.json", text)).toEqual({ format: "json", items: [{ source: "msg.json", text }], notes: [] });
+    expect(plain(splitInput("msg.json", text))).toEqual({ format: "json", items: [{ source: "msg.json", text }], notes: [] });
   });
 });
 
@@ -80,7 +85,7 @@ describe("splitInput: JSON Lines", () => {
   it("gives each non-blank line with its position and line number, CRLF or LF", () => {
     const split = splitInput("cap.jsonl", `${PING}\r\n\r\n${RESULT}\r\n  \n${PING}`);
     expect(split.format).toBe("jsonl");
-    expect(split.items).toEqual([
+    expect(splitItems(split)).toEqual([
       { source: "cap.jsonl", text: PING, position: 0, line: 1 },
       { source: "cap.jsonl", text: RESULT, position: 1, line: 3 },
       { source: "cap.jsonl", text: PING, position: 2, line: 5 },
@@ -88,13 +93,13 @@ describe("splitInput: JSON Lines", () => {
   });
 
   it("reads two objects on two lines as JSONL, not one broken message", () => {
-    expect(texts(splitInput("cap.jsonl", `${PING}\n${RESULT}`).items)).toEqual([PING, RESULT]);
+    expect(texts(splitInput("cap.jsonl", `${PING}\n${RESULT}`))).toEqual([PING, RESULT]);
   });
 
   it("keeps going past broken lines, including a broken first line", () => {
     const split = splitInput("cap.jsonl", `{"jsonrpc": "2.0", "id": \n${PING}\nnot json\n${RESULT}\n`);
     expect(split.format).toBe("jsonl");
-    expect(split.items.map((i) => [i.line, i.text])).toEqual([
+    expect(splitItems(split).map((i) => [i.line, i.text])).toEqual([
       [1, '{"jsonrpc": "2.0", "id": '],
       [2, PING],
       [3, "not json"],
@@ -104,15 +109,63 @@ describe("splitInput: JSON Lines", () => {
   });
 
   it("reads a single object followed by blank lines as one message", () => {
-    expect(splitInput("one.jsonl", `${PING}\n\n`)).toEqual({ format: "json", items: [{ source: "one.jsonl", text: `${PING}\n\n` }], notes: [] });
+    expect(plain(splitInput("one.jsonl", `${PING}\n\n`))).toEqual({ format: "json", items: [{ source: "one.jsonl", text: `${PING}\n\n` }], notes: [] });
   });
 
   it("reads JSONL whose first line is a batch array line by line, the batch's elements as messages", () => {
     const split = splitInput("cap.jsonl", `[${PING}]\n${RESULT}\n`);
     expect(split.format).toBe("jsonl");
-    expect(texts(split.items)).toEqual([PING, RESULT]);
-    expect(split.items[0]).toMatchObject({ line: 1, position: 0, label: "batch element 0" });
-    expect(split.items[1]).toMatchObject({ line: 2, position: 1 });
+    expect(texts(split)).toEqual([PING, RESULT]);
+    expect(splitItems(split)[0]).toMatchObject({ line: 1, position: 0, label: "batch element 0" });
+    expect(splitItems(split)[1]).toMatchObject({ line: 2, position: 1 });
+  });
+});
+
+describe("splitInput: JSON Lines held as offsets", () => {
+  /** What a line-by-line split with eager items gives, to hold the offsets to. */
+  function eager(text: string): [number, string][] {
+    const out: [number, string][] = [];
+    text.split("\n").forEach((raw, i) => {
+      const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
+      if (line.trim() !== "") out.push([i + 1, line]);
+    });
+    return out;
+  }
+
+  it("gives the same lines and texts as splitting the text, CR, blank and last lines included", () => {
+    const shapes = [PING, RESULT, "", "  ", "\r", "not json", `  ${PING}`, '{"a": "\u00e9"}'];
+    for (let seed = 1; seed <= 40; seed++) {
+      const lines = Array.from({ length: 2 + (seed % 7) }, (_, i) => shapes[(seed * 7 + i * 3) % shapes.length]!);
+      const text = lines.join(seed % 2 === 0 ? "\n" : "\r\n") + (seed % 3 === 0 ? "\n" : "");
+      const split = splitInput("cap.jsonl", `${PING}\n${RESULT}\n${text}`);
+      if (split.format !== "jsonl") throw new Error(`seed ${seed} was read as ${split.format}`);
+      expect(splitItems(split).map((i) => [i.line, i.text])).toEqual(eager(`${PING}\n${RESULT}\n${text}`));
+      expect(splitItems(split).map((i) => i.position)).toEqual(Array.from({ length: split.count }, (_, i) => i));
+    }
+  });
+
+  it("makes an item each time it is asked for, equal each time, and refuses an index outside the file", () => {
+    const split = splitInput("cap.jsonl", `${PING}\n[${PING}, ${RESULT}]\n${RESULT}`);
+    expect(split.count).toBe(4);
+    expect(split.item(3)).toEqual(split.item(3));
+    expect(split.item(3)).toEqual({ source: "cap.jsonl", text: RESULT, position: 3, line: 3 });
+    expect(split.item(2)).toMatchObject({ text: RESULT, position: 2, line: 2, label: "batch element 1" });
+    for (const bad of [-1, 4, 1.5, Number.NaN]) expect(() => split.item(bad)).toThrow(new RangeError(`There is no message #${bad}: the input holds 4.`));
+  });
+
+  it("holds more messages than lines when every line is a batch", () => {
+    const batchLine = `[${PING}, ${RESULT}, ${PING}, ${RESULT}]`;
+    const split = splitInput("cap.jsonl", `${batchLine}\n${batchLine}\n${PING}\n${batchLine}`);
+    expect(split.count).toBe(13);
+    expect(splitItems(split).map((i) => [i.position, i.line, i.text === PING])).toEqual(
+      [1, 1, 1, 1, 2, 2, 2, 2, 3, 4, 4, 4, 4].map((line, k) => [k, line, [1, 0, 1, 0, 1, 0, 1, 0, 1, 1, 0, 1, 0][k] === 1]),
+    );
+  });
+
+  it("answers for an array-like file too", () => {
+    const split = splitInput("a.json", `[${PING}]`);
+    expect(split.count).toBe(1);
+    expect(() => split.item(1)).toThrow(RangeError);
   });
 });
 
@@ -130,7 +183,7 @@ describe("splitInput: HAR", () => {
       "s.har",
       har([entry({ postData: { mimeType: "application/json", text: PING } }, { content: { mimeType: "application/json; charset=utf-8", text: RESULT } })]),
     );
-    expect(split).toEqual({
+    expect(plain(split)).toEqual({
       format: "har",
       items: [
         { source: "s.har", text: PING, position: 0, label: "entry 0 request (POST https://agent.test/mcp)" },
@@ -143,7 +196,7 @@ describe("splitInput: HAR", () => {
   it("splits an event-stream response into its events' data", () => {
     const sse = `event: message\ndata: ${PING}\n\n: keep-alive\n\nevent: message\ndata: ${RESULT}\n\n`;
     const split = splitInput("s.har", har([entry({}, { content: { mimeType: "text/event-stream", text: sse } })]));
-    expect(split.items.map((i) => [i.label, i.text])).toEqual([
+    expect(splitItems(split).map((i) => [i.label, i.text])).toEqual([
       ["entry 0 response (POST https://agent.test/mcp), message 0", PING],
       ["entry 0 response (POST https://agent.test/mcp), message 1", RESULT],
     ]);
@@ -154,9 +207,9 @@ describe("splitInput: HAR", () => {
     const notUtf8 = { mimeType: "application/json", encoding: "base64", text: encodeBase64(new Uint8Array([0xff, 0xfe, 0x7b])) };
     const notBase64 = { mimeType: "application/json", encoding: "base64", text: "%%%" };
     const split = splitInput("s.har", har([entry({}, { content: good }), entry({}, { content: notUtf8 }), entry({}, { content: notBase64 })]));
-    expect(split.items[0]).toMatchObject({ text: RESULT, position: 0 });
-    expect(split.items[1]).toMatchObject({ text: "", position: 1, error: "The response body cannot be read: the base64 body is not UTF-8 text." });
-    expect(split.items[2]).toMatchObject({ text: "", position: 2, error: "The response body cannot be read: the base64 body does not decode." });
+    expect(splitItems(split)[0]).toMatchObject({ text: RESULT, position: 0 });
+    expect(splitItems(split)[1]).toMatchObject({ text: "", position: 1, error: "The response body cannot be read: the base64 body is not UTF-8 text." });
+    expect(splitItems(split)[2]).toMatchObject({ text: "", position: 2, error: "The response body cannot be read: the base64 body does not decode." });
   });
 
   it("skips bodies that are not JSON with a note, and empty bodies silently", () => {
@@ -168,7 +221,7 @@ describe("splitInput: HAR", () => {
         entry({}, {}),
       ]),
     );
-    expect(split.items.map((i) => [i.label, i.text])).toEqual([["entry 1 request (POST https://agent.test/mcp)", PING]]);
+    expect(splitItems(split).map((i) => [i.label, i.text])).toEqual([["entry 1 request (POST https://agent.test/mcp)", PING]]);
     expect(split.notes).toEqual(["2 HAR bodies were not JSON and were skipped."]);
     const one = splitInput("s.har", har([entry({}, { content: { mimeType: "text/html", text: "<p>" } })]));
     expect(one.notes).toEqual(["1 HAR body was not JSON and was skipped."]);
@@ -176,7 +229,7 @@ describe("splitInput: HAR", () => {
 
   it("splits a JSON-RPC batch body into its messages", () => {
     const split = splitInput("s.har", har([entry({ postData: { mimeType: "application/json", text: `[${PING}, ${PING}]` } }, {})]));
-    expect(split.items.map((i) => [i.position, i.label, i.text])).toEqual([
+    expect(splitItems(split).map((i) => [i.position, i.label, i.text])).toEqual([
       [0, "entry 0 request (POST https://agent.test/mcp), message 0", PING],
       [1, "entry 0 request (POST https://agent.test/mcp), message 1", PING],
     ]);
@@ -184,11 +237,11 @@ describe("splitInput: HAR", () => {
 
   it("keeps a JSON body that does not parse, so its error is reported", () => {
     const split = splitInput("s.har", har([entry({}, { content: { mimeType: "application/json", text: '{"a": ' } })]));
-    expect(texts(split.items)).toEqual(['{"a": ']);
+    expect(texts(split)).toEqual(['{"a": ']);
   });
 
   it("ignores entries that are not objects", () => {
-    expect(splitInput("s.har", har([null, 3, entry({ postData: { text: PING } }, {})])).items).toEqual([
+    expect(splitItems(splitInput("s.har", har([null, 3, entry({ postData: { text: PING } }, {})])))).toEqual([
       { source: "s.har", text: PING, position: 0, label: "entry 2 request (POST https://agent.test/mcp)" },
     ]);
   });
@@ -211,7 +264,7 @@ function wirelog(frames: readonly WireFrameInput[]): string {
 describe("splitInput: Patchbay traffic export", () => {
   it("gives each frame's payload, labelled by frame", () => {
     const text = wirelog([frame(enc.encode(PING)), frame(enc.encode(RESULT), { direction: "in", channel: "nats", target: "svc.tool" })]);
-    expect(splitInput("traffic.jsonl", text)).toEqual({
+    expect(plain(splitInput("traffic.jsonl", text))).toEqual({
       format: "wirelog",
       items: [
         { source: "traffic.jsonl", text: PING, position: 0, label: "frame #1 mcp out https://agent.test/mcp" },
@@ -224,7 +277,7 @@ describe("splitInput: Patchbay traffic export", () => {
   it("skips frames without payload with a note, and makes a non-UTF-8 payload an error item", () => {
     const text = wirelog([frame(new Uint8Array(0)), frame(new Uint8Array([0xc3, 0x28])), frame(enc.encode(PING)), frame(new Uint8Array(0))]);
     const split = splitInput("traffic.jsonl", text);
-    expect(split.items).toEqual([
+    expect(splitItems(split)).toEqual([
       { source: "traffic.jsonl", text: "", position: 0, label: "frame #2 mcp out https://agent.test/mcp", error: "The payload is not UTF-8 text." },
       { source: "traffic.jsonl", text: PING, position: 1, label: "frame #3 mcp out https://agent.test/mcp" },
     ]);
@@ -237,7 +290,7 @@ describe("splitInput: Patchbay traffic export", () => {
     lines[1] = "{broken";
     const split = splitInput("traffic.jsonl", lines.join("\n"));
     expect(split.format).toBe("wirelog");
-    expect(texts(split.items)).toEqual([RESULT]);
+    expect(texts(split)).toEqual([RESULT]);
     expect(split.notes).toEqual([expect.stringMatching(/^line 2: not JSON/)]);
   });
 
@@ -245,6 +298,6 @@ describe("splitInput: Patchbay traffic export", () => {
     const newer = `{"format":"patchbay.wirelog","version":99,"exportedAt":"x","capacity":1,"dropped":0,"count":0}\n${PING}\n`;
     const split = splitInput("traffic.jsonl", newer);
     expect(split.format).toBe("wirelog");
-    expect(split.items).toEqual([{ source: "traffic.jsonl", text: "", error: expect.stringMatching(/version 99/) }]);
+    expect(splitItems(split)).toEqual([{ source: "traffic.jsonl", text: "", error: expect.stringMatching(/version 99/) }]);
   });
 });

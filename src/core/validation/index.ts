@@ -1,5 +1,5 @@
 export { topLevelElements } from "./array-split.ts";
-export { MAX_MESSAGE_CHARS, splitInput } from "./batch-input.ts";
+export { MAX_MESSAGE_CHARS, splitInput, splitItems } from "./batch-input.ts";
 export type { BatchItem, InputFormat, SplitInput } from "./batch-input.ts";
 export { RECOGNITION_FLOOR, SCORE_MARGIN, ValidationEngine, ValidationSession } from "./engine.ts";
 export { locateIssues } from "./locate-issues.ts";

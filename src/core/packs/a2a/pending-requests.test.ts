@@ -62,3 +62,61 @@ describe("PendingRequests", () => {
     expect(pending.get(1)).toBeUndefined();
   });
 });
+
+describe("PendingRequests, listed before indexed", () => {
+  /** The same steps on a map kept up to date at every step, the behaviour the listing must keep. */
+  function eagerly(limit: number, steps: readonly (readonly ["remember", string | number, MethodEntry] | readonly ["forget", string | number])[]): Map<string | number, MethodEntry> {
+    const open = new Map<string | number, MethodEntry>();
+    for (const step of steps) {
+      if (step[0] === "forget") {
+        open.delete(step[1]);
+        continue;
+      }
+      open.delete(step[1]);
+      open.set(step[1], step[2]);
+      if (open.size > limit) open.delete(open.keys().next().value!);
+    }
+    return open;
+  }
+
+  it("ends as a map kept up to date would, whenever it is asked, repeated ids and evictions included", () => {
+    for (let seed = 1; seed <= 60; seed++) {
+      const limit = 2 + (seed % 5);
+      const pending = new PendingRequests(limit);
+      const steps: (readonly ["remember", string | number, MethodEntry] | readonly ["forget", string | number])[] = [];
+      for (let k = 0; k < 40; k++) {
+        const r = (seed * 31 + k * 17) % 23;
+        const id = r % 3 === 0 ? `s${r % 7}` : r % 7;
+        if (r % 5 === 0) {
+          steps.push(["forget", id]);
+          pending.forget(id);
+        } else {
+          const e = r % 2 === 0 ? send : cancel;
+          steps.push(["remember", id, e]);
+          pending.remember(id, e);
+        }
+        // Ask only now and then, so several requests wait in the list between questions.
+        if (r % 4 !== 0) continue;
+        const want = eagerly(limit, steps);
+        for (const probe of [0, 1, 2, 3, 4, 5, 6, "s0", "s1", "s2", "s3", "s4", "s5", "s6"]) expect(pending.get(probe)).toBe(want.get(probe));
+        expect(pending.size).toBe(want.size);
+      }
+    }
+  });
+
+  it("keeps at most its limit open, however many were listed at once", () => {
+    const pending = new PendingRequests(100);
+    for (let i = 0; i < 1_000; i++) pending.remember(`r${i}`, send);
+    expect(pending.size).toBeLessThanOrEqual(100);
+    expect(pending.get("r999")).toBe(send);
+    expect(pending.get("r899")).toBeUndefined();
+    expect(pending.get("r900")).toBe(send);
+  });
+
+  it("finds nothing under an id of a type it has none of, listed or open", () => {
+    const pending = new PendingRequests(10);
+    pending.remember("a", send);
+    expect(pending.get(1)).toBeUndefined();
+    expect(pending.get("a")).toBe(send);
+  });
+});

@@ -1,16 +1,24 @@
 import type { MethodEntry } from "./catalog.ts";
 
 /**
- * The open requests of one batch by id, oldest first, forgetting the oldest beyond a bound. It
- * counts its number and string ids: a mixed capture's other protocol answers with ids of a type
- * A2A has none open under (MCP's numbers beside A2A's strings), and those lookups then skip a
- * large map, whose probes miss the cache.
+ * The open requests of one batch by id, oldest first, forgetting the oldest beyond a bound.
+ *
+ * Requests are first listed in order and put in the map only when something asks (a lookup, a
+ * forget, the size), in the order they came, so the map ends as it would have: a capture whose
+ * requests are never answered, or answered under ids of a type A2A has none open under (MCP's
+ * numbers beside A2A's strings), costs a list append per request rather than a hash-table insert.
+ * It counts its number and string ids, listed ones included, so those other answers skip the map.
  */
 export class PendingRequests {
   readonly #open = new Map<string | number, MethodEntry>();
   readonly #limit: number;
   #numbers = 0;
   #strings = 0;
+  /** Remembered, not yet in the map; at most `limit`, so memory stays bounded. */
+  #listedIds: (string | number)[] = [];
+  #listedEntries: MethodEntry[] = [];
+  #listedNumbers = 0;
+  #listedStrings = 0;
   /**
    * One iterator kept for evictions: everything before it was evicted, so its next key is the
    * oldest. A fresh keys().next() would walk every deleted slot before the first live one.
@@ -22,17 +30,49 @@ export class PendingRequests {
   }
 
   get size(): number {
+    this.#index();
     return this.#open.size;
   }
 
   get(id: unknown): MethodEntry | undefined {
-    if (typeof id === "number") return this.#numbers === 0 ? undefined : this.#open.get(id);
-    if (typeof id === "string") return this.#strings === 0 ? undefined : this.#open.get(id);
-    return undefined;
+    if (typeof id === "number") {
+      if (this.#numbers + this.#listedNumbers === 0) return undefined;
+    } else if (typeof id !== "string" || this.#strings + this.#listedStrings === 0) return undefined;
+    this.#index();
+    return this.#open.get(id);
   }
 
   /** Remembers an open request as the newest; a repeated id moves to the end, so the oldest is forgotten first. */
   remember(id: string | number, entry: MethodEntry): void {
+    this.#listedIds.push(id);
+    this.#listedEntries.push(entry);
+    if (typeof id === "number") this.#listedNumbers++;
+    else this.#listedStrings++;
+    if (this.#listedIds.length >= this.#limit) this.#index();
+  }
+
+  forget(id: unknown): void {
+    this.#index();
+    if (typeof id === "number") {
+      if (this.#open.delete(id)) this.#numbers--;
+    } else if (typeof id === "string") {
+      if (this.#open.delete(id)) this.#strings--;
+    }
+  }
+
+  /** Puts the listed requests in the map, in order, with the evictions they would have caused. */
+  #index(): void {
+    const ids = this.#listedIds;
+    if (ids.length === 0) return;
+    const entries = this.#listedEntries;
+    this.#listedIds = [];
+    this.#listedEntries = [];
+    this.#listedNumbers = 0;
+    this.#listedStrings = 0;
+    for (let i = 0; i < ids.length; i++) this.#insert(ids[i]!, entries[i]!);
+  }
+
+  #insert(id: string | number, entry: MethodEntry): void {
     const size = this.#open.size;
     this.#open.set(id, entry);
     // A new id grew the map and is already last: the usual case costs one lookup, not two.
@@ -43,15 +83,14 @@ export class PendingRequests {
     else this.#strings++;
     if (this.#open.size > this.#limit) {
       const oldest = (this.#oldest ??= this.#open.keys()).next();
-      if (!oldest.done) this.forget(oldest.value);
+      if (!oldest.done) this.#drop(oldest.value);
     }
   }
 
-  forget(id: unknown): void {
-    if (typeof id === "number") {
-      if (this.#open.delete(id)) this.#numbers--;
-    } else if (typeof id === "string") {
-      if (this.#open.delete(id)) this.#strings--;
+  #drop(id: string | number): void {
+    if (this.#open.delete(id)) {
+      if (typeof id === "number") this.#numbers--;
+      else this.#strings--;
     }
   }
 }

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { manualClock } from "../../../core/env/index.ts";
 import { WireLog, wireJsonlLines, type WireFrameInput } from "../../../core/wire/index.ts";
-import { splitInput } from "../../../core/validation/batch-input.ts";
+import { splitInput, splitItems } from "../../../core/validation/batch-input.ts";
 import { takeHandoff } from "../validate/handoff.ts";
 import { TrafficState } from "./traffic-state.svelte.ts";
 
@@ -137,7 +137,7 @@ describe("TrafficState", () => {
       const input = handoff?.inputs[0];
       if (!input || !("blob" in input)) throw new Error("expected one blob input");
       const split = splitInput(input.name, await input.blob.text());
-      return { selectFirst: handoff.selectFirst, format: split.format, items: split.items.map((i) => [i.source, i.label, i.text]) };
+      return { selectFirst: handoff.selectFirst, format: split.format, items: splitItems(split).map((i) => [i.source, i.label, i.text]) };
     };
     traffic.select(1);
     traffic.validateSelected();

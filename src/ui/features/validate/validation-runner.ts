@@ -162,13 +162,14 @@ export class ValidationRunner {
       const text = "text" in input ? input.text : await input.blob.text();
       if (this.#stopped(batch)) return owners;
       const split = splitInput(input.name, text);
-      const several = split.items.length > 1;
-      for (const item of split.items) {
+      const several = split.count > 1;
+      for (let i = 0; i < split.count; i++) {
+        const item = split.item(i);
         batch.items.push(item);
         batch.places.push(itemPlace(item, several));
         owners.push(n);
       }
-      batch.inputs.push({ source: input.name, format: split.format, messages: split.items.length, notes: split.notes });
+      batch.inputs.push({ source: input.name, format: split.format, messages: split.count, notes: split.notes });
     }
     return owners;
   }
