@@ -8,6 +8,11 @@ const DISCRIMINATORS = new Set(["type", "kind", "method", "protocol", "role", "r
 const MAX_LISTED = 8;
 const REDUNDANT_AFTER_TYPE: ReadonlySet<string> = new Set(["const", "enum", "pattern", "format", "minLength", "maxLength", "minimum", "maximum"]);
 
+/** Whether an error of this keyword keeps its place in issuesFromAjv's list whatever else is listed: no union, no `if`, none a wrong type makes redundant. */
+export function standsAlone(keyword: string): boolean {
+  return keyword !== "anyOf" && keyword !== "oneOf" && keyword !== "if" && !REDUNDANT_AFTER_TYPE.has(keyword);
+}
+
 function quote(value: unknown): string {
   const text = JSON.stringify(value);
   if (text === undefined) return String(value);

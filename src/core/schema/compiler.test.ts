@@ -300,3 +300,40 @@ describe("SchemaCompiler.checkDynamic", () => {
     expect(local.checkDynamic({ type: "object", required: ["p0"] }, {}, "", "draft-07")).toHaveLength(1);
   });
 });
+
+describe("SchemaCompiler.firstIssue", () => {
+  const defs = {
+    Named: { type: "object", required: ["name", "level"], properties: { name: { type: "string" }, level: { type: "integer" } } },
+    Either: { anyOf: [{ type: "object", required: ["a"] }, { type: "object", required: ["b"] }] },
+    // The enum fails first, but the full list drops it: a wrong type makes it redundant.
+    Layered: { type: "object", allOf: [{ properties: { level: { enum: ["low", "high"] } } }, { properties: { level: { type: "string" } } }] },
+    Conditional: { type: "object", if: { required: ["kind"] }, then: { required: ["body"] } },
+  };
+  const pack = brokenPack(defs, "test/first");
+
+  it("is the issue the full check lists first, whichever way the first error is found", () => {
+    const compiler = new SchemaCompiler();
+    const cases: [string, unknown][] = [
+      ["Named", {}],
+      ["Named", { name: 3, level: "x" }],
+      ["Named", "text"],
+      ["Either", { c: 1 }],
+      ["Either", []],
+      ["Layered", { level: 5 }],
+      ["Layered", { level: "mid" }],
+      ["Conditional", { kind: "x" }],
+    ];
+    for (const [definition, value] of cases) {
+      const full = compiler.check(pack, definition, value);
+      expect(full.length, `${definition} ${JSON.stringify(value)}`).toBeGreaterThan(0);
+      expect(compiler.firstIssue(pack, definition, value), `${definition} ${JSON.stringify(value)}`).toEqual(full[0]);
+    }
+    expect(compiler.check(pack, "Layered", { level: 5 })[0]?.keyword).toBe("type");
+  });
+
+  it("is undefined for a value that passes", () => {
+    const compiler = new SchemaCompiler();
+    expect(compiler.firstIssue(pack, "Named", { name: "n", level: 1 })).toBeUndefined();
+    expect(compiler.firstIssue(pack, "Either", { b: 1 })).toBeUndefined();
+  });
+});

@@ -2,7 +2,7 @@ import { Ajv, type AnySchema, type Options, type ValidateFunction } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import type { Issue, MessageKind, SchemaDraft, SchemaPack } from "../validation/types.ts";
-import { issuesFromAjv } from "./ajv-issues.ts";
+import { issuesFromAjv, standsAlone } from "./ajv-issues.ts";
 import { needsEvaluationTracking, withoutEvaluationTracking } from "./evaluation-tracking.ts";
 import { inlineRefs } from "./inline-refs.ts";
 import { PACK_PATTERNS } from "./pack-patterns.ts";
@@ -43,13 +43,13 @@ export function draftOf(schemaUri: unknown): SchemaDraft | undefined {
  * An ajv instance. `ownSchemas`: for our packs, whose patterns PACK_PATTERNS knows. The yes/no
  * instance (not `allErrors`) builds no message texts: its errors are never shown.
  */
-function createAjv(draft: SchemaDraft, allErrors: boolean, formats: boolean, ownSchemas = true): Ajv {
+function createAjv(draft: SchemaDraft, allErrors: boolean, formats: boolean, ownSchemas = true, explained = allErrors): Ajv {
   const options: Options = {
     ...(ownSchemas ? { code: { regExp: PACK_PATTERNS } } : {}),
-    messages: allErrors,
+    messages: explained,
     strict: false,
     allErrors,
-    verbose: allErrors,
+    verbose: explained,
     validateFormats: formats,
     // Peer-supplied and upstream-shaped schemas use every keyword; unknown ones are annotations.
     allowUnionTypes: true,
@@ -68,11 +68,15 @@ export interface KindCheck {
   readonly cls: number;
 }
 
+/** Which of a pack's validators: yes/no, every error, or the full schema's first error. */
+type Flavour = "fast" | "full" | "first";
+
 interface PackValidators {
   readonly fast: Ajv;
   readonly full: Ajv;
-  readonly fastFns: Map<string, ValidateFunction>;
-  readonly fullFns: Map<string, ValidateFunction>;
+  /** Made when first asked for: most packs never need it. */
+  first: Ajv | undefined;
+  readonly fns: Record<Flavour, Map<string, ValidateFunction>>;
   readonly classes: Map<string, number>;
 }
 
@@ -141,15 +145,24 @@ export class SchemaCompiler {
       } catch (err) {
         throw new PackCompileError(pack.id, (err as Error).message);
       }
-      entry = { fast, full, fastFns: new Map(), fullFns: new Map(), classes: new Map() };
+      entry = { fast, full, first: undefined, fns: { fast: new Map(), full: new Map(), first: new Map() }, classes: new Map() };
       this.#packs.set(pack.id, entry);
     }
     return entry;
   }
 
-  #function(pack: SchemaPack, definition: string, full: boolean): ValidateFunction {
+  #instance(pack: SchemaPack, entry: PackValidators, flavour: Flavour): Ajv {
+    if (flavour !== "first") return flavour === "full" ? entry.full : entry.fast;
+    if (!entry.first) {
+      entry.first = createAjv(pack.draft, false, pack.assertFormats, true, true);
+      entry.first.addSchema(pack.document as AnySchema);
+    }
+    return entry.first;
+  }
+
+  #function(pack: SchemaPack, definition: string, flavour: Flavour): ValidateFunction {
     const entry = this.#validators(pack);
-    const cache = full ? entry.fullFns : entry.fastFns;
+    const cache = entry.fns[flavour];
     let fn = cache.get(definition);
     if (fn) return fn;
     const id = pack.document.$id;
@@ -159,7 +172,7 @@ export class SchemaCompiler {
       throw new PackCompileError(pack.id, `it has no definition "${definition}"`);
     }
     try {
-      fn = (full ? entry.full : entry.fast).getSchema(`${id}#/${container}/${definition}`);
+      fn = this.#instance(pack, entry, flavour).getSchema(`${id}#/${container}/${definition}`);
     } catch (err) {
       throw new PackCompileError(pack.id, `definition "${definition}": ${(err as Error).message}`);
     }
@@ -201,28 +214,43 @@ export class SchemaCompiler {
   kindCheck(pack: SchemaPack, kind: MessageKind): KindCheck {
     const found = this.#kindChecks.get(kind);
     if (found && found.pack === pack) return found;
-    const made: KindCheck = { pack, isValid: this.#function(pack, kind.definition, false), cls: this.definitionClass(pack, kind.definition) };
+    const made: KindCheck = { pack, isValid: this.#function(pack, kind.definition, "fast"), cls: this.definitionClass(pack, kind.definition) };
     if (!found) this.#kindChecks.set(kind, made);
     return made;
   }
 
   /** Compiles every kind's definition now, so a broken pack fails loudly and early. */
   compileAll(pack: SchemaPack): void {
-    for (const kind of pack.kinds) this.#function(pack, kind.definition, false);
+    for (const kind of pack.kinds) this.#function(pack, kind.definition, "fast");
   }
 
   /** Yes or no, as fast as ajv goes: no error collection. */
   isValid(pack: SchemaPack, definition: string, value: unknown): boolean {
-    return this.#function(pack, definition, false)(value) as boolean;
+    return this.#function(pack, definition, "fast")(value) as boolean;
   }
 
   /** Every problem with `value` against a pack definition, or only the first; empty when valid. */
   check(pack: SchemaPack, definition: string, value: unknown, mode: "first" | "all" = "all"): Issue[] {
     if (mode === "first" && this.isValid(pack, definition, value)) return [];
-    const fn = this.#function(pack, definition, true);
+    const fn = this.#function(pack, definition, "full");
     if (fn(value)) return [];
     const issues = issuesFromAjv(fn.errors ?? [], pack.id, "schema", "", pack.document);
     return mode === "first" ? issues.slice(0, 1) : issues;
+  }
+
+  /**
+   * The issue `check` would list first, or undefined when the value passes. ajv evaluates a schema's
+   * keywords in one order whether or not it collects every error, so a run that stops at its first
+   * error finds the same one: taken when that run ends on a single error that the full list would
+   * neither regroup (a union's) nor drop (one a wrong type makes redundant); else the full check.
+   */
+  firstIssue(pack: SchemaPack, definition: string, value: unknown): Issue | undefined {
+    const fn = this.#function(pack, definition, "first");
+    if (fn(value)) return undefined;
+    const errors = fn.errors ?? [];
+    const only = errors.length === 1 ? errors[0]! : undefined;
+    if (only && standsAlone(only.keyword)) return issuesFromAjv(errors, pack.id, "schema", "", pack.document)[0];
+    return this.check(pack, definition, value)[0];
   }
 
   /**

@@ -162,6 +162,14 @@ describe("splitInput: JSON Lines held as offsets", () => {
     );
   });
 
+  it("holds more messages than one block of its offset table", () => {
+    const lines = Array.from({ length: 9_000 }, (_, i) => (i % 3 === 2 ? "" : `{"n":${i}}`));
+    const split = splitInput("cap.jsonl", lines.join("\n"));
+    expect(split.count).toBe(6_000);
+    expect(split.item(5_999)).toEqual({ source: "cap.jsonl", text: '{"n":8998}', position: 5_999, line: 8_999 });
+    expect(split.item(4_096)).toEqual({ source: "cap.jsonl", text: '{"n":6144}', position: 4_096, line: 6_145 });
+  });
+
   it("answers for an array-like file too", () => {
     const split = splitInput("a.json", `[${PING}]`);
     expect(split.count).toBe(1);

@@ -88,9 +88,13 @@ export class ClassMemo {
     }
   }
 
-  /** The first schema issue, or undefined when the value passes: a yes/no check first, the full one only on a failure. */
+  /** The first schema issue, or undefined when the value passes: a yes/no check first, then the full check's first issue (see SchemaCompiler.firstIssue). */
   firstIssue(pack: SchemaPack, kind: MessageKind, value: unknown): Issue | undefined {
-    return this.isValid(pack, kind, value) ? undefined : this.issues(pack, kind, value)[0];
+    if (this.isValid(pack, kind, value)) return undefined;
+    const cls = this.#compiler.definitionClass(pack, kind.definition);
+    const found = this.#fullFor[cls] === this.#message ? this.#full[cls] : undefined;
+    if (found) return (found.pack === pack ? found.issues : inPack(found, pack))[0];
+    return this.#compiler.firstIssue(pack, kind.definition, value);
   }
 }
 

@@ -171,8 +171,12 @@ function foreignMembers(value: unknown, at: EraNode, path: string[], out: Foreig
 }
 
 const ROOTS = new WeakMap<SchemaPack, WeakMap<MessageKind, EraNode | null>>();
+/** The root for a kind and the first pack that asked, so the usual question costs one lookup. */
+const FIRST_ROOTS = new WeakMap<MessageKind, { readonly pack: SchemaPack; readonly root: EraNode | null }>();
 
-function found(context: EraContext, value: unknown, pack: SchemaPack, kind: MessageKind): readonly Foreign[] {
+function rootOf(context: EraContext, pack: SchemaPack, kind: MessageKind): EraNode | null {
+  const first = FIRST_ROOTS.get(kind);
+  if (first && first.pack === pack) return first.root;
   let byKind = ROOTS.get(pack);
   if (!byKind) ROOTS.set(pack, (byKind = new WeakMap()));
   let root = byKind.get(kind);
@@ -181,6 +185,12 @@ function found(context: EraContext, value: unknown, pack: SchemaPack, kind: Mess
     root = rivals.length === 0 ? null : new EraNode(declaredMembers(pack, kind.definition)!, rivals);
     byKind.set(kind, root);
   }
+  if (!first) FIRST_ROOTS.set(kind, { pack, root });
+  return root;
+}
+
+function found(context: EraContext, value: unknown, pack: SchemaPack, kind: MessageKind): readonly Foreign[] {
+  const root = rootOf(context, pack, kind);
   if (!root) return NO_FOREIGN;
   // The walk runs on every valid message of such a kind and nearly always finds nothing: it reuses one path and one list.
   // A walk cut short by a too deep value (a RangeError) leaves them dirty.

@@ -1,6 +1,9 @@
 import { topLevelElements } from "./array-split.ts";
 import { batchItem, MAX_MESSAGE_CHARS, outOfRange, type BatchItem, type SplitInput } from "./split-result.ts";
 
+/** Messages per block of the offset table: a block is 48 KB, small enough for the allocator to reuse. */
+const BLOCK = 4096;
+
 /**
  * JSON Lines as offsets into the text: three numbers per message, and each item made when asked
  * for. Validating a large capture then keeps no item alive past its message; kept items (an
@@ -12,11 +15,12 @@ export class JsonlSplit implements SplitInput {
   readonly #source: string;
   readonly #text: string;
   /**
-   * By position, three numbers: where the line's text starts and ends, and its 1-based line; a
-   * start of -1 marks a made item. Sized by a first count of the lines, so it grows only when a
-   * line holds a batch of several messages.
+   * By position, in blocks of BLOCK messages, three numbers: where the message's text starts and
+   * ends, and its 1-based line; a start of -1 marks a made item. Blocks rather than one table
+   * sized up front: fresh memory costs a page fault per page written, and small blocks are
+   * recycled memory.
    */
-  #places: Int32Array;
+  readonly #blocks: Int32Array[] = [];
   #count = 0;
   /** Items that are not a plain line (a batch's elements, a refused line), by position. */
   readonly #made = new Map<number, BatchItem>();
@@ -24,12 +28,10 @@ export class JsonlSplit implements SplitInput {
   constructor(source: string, text: string) {
     this.#source = source;
     this.#text = text;
-    let lines = 1;
-    for (let at = text.indexOf("\n"); at >= 0; at = text.indexOf("\n", at + 1)) lines++;
-    this.#places = new Int32Array(3 * lines);
     for (let start = 0, n = 1; ; n++) {
       const newline = text.indexOf("\n", start);
       const next = newline < 0 ? text.length : newline;
+      // A CR before the newline is no part of the line.
       const end = next > start && text.charCodeAt(next - 1) === 13 ? next - 1 : next;
       // A line opening with "{" is neither blank nor a batch: the usual case asks no more.
       if (text.charCodeAt(start) === 123 && end - start <= MAX_MESSAGE_CHARS) this.#place(start, end, n);
@@ -45,23 +47,20 @@ export class JsonlSplit implements SplitInput {
 
   item(index: number): BatchItem {
     if (!(index >= 0 && index < this.#count && Number.isInteger(index))) throw outOfRange(index, this.#count);
-    const places = this.#places;
-    const start = places[3 * index]!;
+    const block = this.#blocks[Math.floor(index / BLOCK)]!;
+    const at = 3 * (index % BLOCK);
+    const start = block[at]!;
     if (start < 0) return this.#made.get(index)!;
-    return { source: this.#source, text: this.#text.slice(start, places[3 * index + 1]), position: index, line: places[3 * index + 2]! };
+    return { source: this.#source, text: this.#text.slice(start, block[at + 1]), position: index, line: block[at + 2]! };
   }
 
   #place(start: number, end: number, line: number): void {
-    const at = 3 * this.#count++;
-    if (at >= this.#places.length) {
-      const grown = new Int32Array(2 * this.#places.length);
-      grown.set(this.#places);
-      this.#places = grown;
-    }
-    const places = this.#places;
-    places[at] = start;
-    places[at + 1] = end;
-    places[at + 2] = line;
+    const slot = this.#count++ % BLOCK;
+    if (slot === 0) this.#blocks.push(new Int32Array(3 * BLOCK));
+    const block = this.#blocks[this.#blocks.length - 1]!;
+    block[3 * slot] = start;
+    block[3 * slot + 1] = end;
+    block[3 * slot + 2] = line;
   }
 
   /** A blank line, a batch, a line not opening with "{", or one over the size limit. */

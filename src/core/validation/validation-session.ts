@@ -40,7 +40,8 @@ export class ValidationSession {
   readonly #engine: ValidationEngine;
   readonly #sessions: readonly (readonly [FamilyModule, FamilySession])[];
   readonly #sessionList: readonly FamilySession[];
-  readonly #byFamily: ReadonlyMap<string, FamilySession>;
+  /** Each session's family name, by the same index. */
+  readonly #familyNames: readonly string[];
   readonly #tools: CheckTools;
   /** The current message's answers by definition class. */
   readonly #memo: ClassMemo;
@@ -50,8 +51,8 @@ export class ValidationSession {
   constructor(engine: ValidationEngine, options?: SessionOptions) {
     this.#engine = engine;
     this.#sessions = engine.families.map((f) => [f, f.createSession(options)] as const);
-    this.#byFamily = new Map(this.#sessions.map(([f, s]) => [f.family, s]));
     this.#sessionList = this.#sessions.map(([, s]) => s);
+    this.#familyNames = this.#sessions.map(([f]) => f.family);
     this.#memo = new ClassMemo(engine.compiler);
     this.#tools = { validateWithSchema: (schema, value, pointer, draft) => engine.compiler.checkDynamic(schema, value, pointer, draft) };
   }
@@ -111,7 +112,7 @@ export class ValidationSession {
     }
     const nearest = chosen ? undefined : this.#nearest(value, candidates, decisive);
     const pick = chosen ?? nearest!.candidate;
-    const sessionFor = this.#byFamily.get(pick.pack.family)!;
+    const sessionFor = this.#sessionOf(pick.pack.family);
     const ruleIssues = sessionFor.check(value, pick, raw, this.#tools);
     let issues: readonly Issue[] = ruleIssues;
     if (nearest) issues = nearest.issues.length === 0 ? ruleIssues : ruleIssues.length === 0 ? nearest.issues : withoutRestated(nearest.issues, ruleIssues);
@@ -202,6 +203,13 @@ export class ValidationSession {
     }
     if (best) return { candidate: best, issues: bestIssues, checked };
     return { candidate: top, issues: memo.issues(top.pack, top.kind, value), checked };
+  }
+
+  /** A family's session: a scan of a few, by interned family names, costs less than hashing. */
+  #sessionOf(family: string): FamilySession {
+    const names = this.#familyNames;
+    for (let i = 0; i < names.length; i++) if (names[i] === family) return this.#sessionList[i]!;
+    throw new Error(`No validation session for the family ${family}`);
   }
 
   /** Every family's candidates, best first; the common case, one family answering, costs no merge. */

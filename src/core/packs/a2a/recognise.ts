@@ -1,5 +1,6 @@
 import { isJsonObject } from "../../json/index.ts";
 import { isAllowedMethod, nearestNames } from "../../validation/near-miss.ts";
+import { RecentStrings } from "../../validation/recent-strings.ts";
 import type { Candidate, Recognition } from "../../validation/types.ts";
 import { decided, METHOD_INDEX, NEWEST_FIRST, PIN_KEYS, pinKey, ranked, type MethodEntry, type Pinning } from "./catalog.ts";
 import { KIND, requestKindId, resultKindId } from "./pack-kit.ts";
@@ -19,17 +20,35 @@ const SHARED_WITH_MCP = new Set(["tasks/get", "tasks/cancel"]);
 
 const NOT_A2A: Recognition = { candidates: [], reason: "not a JSON-RPC message with an A2A method, nor an Agent Card or A2A object" };
 
-/** Why another protocol's method is not A2A's, per method; cleared when traffic brings too many names. */
-const NOT_A2A_METHOD = new Map<string, Recognition>();
-const MAX_METHOD_REASONS = 1024;
+/** What recognising a request needs of its method, worked out once per method. */
+interface MethodFacts {
+  readonly entries: readonly MethodEntry[] | undefined;
+  /** Recognitions of an A2A method's requests, by params hint and pinning: see requestRecognition. */
+  readonly slots: (Recognition | undefined)[];
+  /** For a method that is not A2A's: the A2A methods it is one or two edits from, and why it is none. */
+  near?: ReturnType<typeof nearestNames>;
+  notA2A?: Recognition;
+}
 
-function notA2AMethod(method: string): Recognition {
-  let found = NOT_A2A_METHOD.get(method);
-  if (!found) {
-    if (NOT_A2A_METHOD.size >= MAX_METHOD_REASONS) NOT_A2A_METHOD.clear();
-    NOT_A2A_METHOD.set(method, (found = { candidates: [], reason: `method "${method}" is not an A2A method` }));
+/** Methods arrive from traffic, so the table is cleared when it grows this large. */
+const MAX_METHODS = 1024;
+const METHOD_FACTS = new Map<string, MethodFacts>();
+const RECENT_METHODS = new RecentStrings<MethodFacts>();
+
+function methodFacts(method: string): MethodFacts {
+  let facts = RECENT_METHODS.get(method);
+  if (facts) return facts;
+  facts = METHOD_FACTS.get(method);
+  if (!facts) {
+    if (METHOD_FACTS.size >= MAX_METHODS) METHOD_FACTS.clear();
+    METHOD_FACTS.set(method, (facts = { entries: METHOD_INDEX.get(method), slots: [] }));
   }
-  return found;
+  RECENT_METHODS.set(method, facts);
+  return facts;
+}
+
+function notA2AMethod(method: string, facts: MethodFacts): Recognition {
+  return (facts.notA2A ??= { candidates: [], reason: `method "${method}" is not an A2A method` });
 }
 
 /** Classifies a value as an A2A message; cheap: a handful of property reads. */
@@ -58,35 +77,25 @@ function paramsHint(method: string, params: unknown): ParamsHint {
  * A request's recognition depends only on the method, the params hint and the pinning, so each is
  * built once: by method, then hint and pinning as one slot number.
  */
-const REQUESTS = new Map<string, (Recognition | undefined)[]>();
-
 function requestRecognition(value: Record<string, unknown>, method: string, context: RecogniseContext): Recognition {
   const pin = context.pin;
-  const entries = METHOD_INDEX.get(method);
-  if (!entries) return isAllowedMethod(method, context.extensions) ? notA2AMethod(method) : nearMissRecognition(value, method, pin);
+  const facts = methodFacts(method);
+  const entries = facts.entries;
+  if (!entries) return isAllowedMethod(method, context.extensions) ? notA2AMethod(method, facts) : nearMissRecognition(value, method, facts, pin);
   const hint = paramsHint(method, value.params);
   const key = pinKey(pin);
   if (key === null) return { candidates: buildRequest(entries, method, hint, pin) };
-  let slots = REQUESTS.get(method);
-  if (!slots) REQUESTS.set(method, (slots = []));
   const slot = hint * PIN_KEYS + key;
-  return (slots[slot] ??= { candidates: buildRequest(entries, method, hint, pin) });
+  return (facts.slots[slot] ??= { candidates: buildRequest(entries, method, hint, pin) });
 }
-
-/** Which A2A methods a name that is no A2A method's is one or two edits from, per name; bounded like the reasons. */
-const NEAR = new Map<string, ReturnType<typeof nearestNames>>();
 
 /**
  * A name a couple of edits from an A2A method is judged as that method mistyped, so the rest of
  * the request is checked too and the name is reported as its first fault.
  */
-function nearMissRecognition(value: Record<string, unknown>, method: string, pin: Pinning): Recognition {
-  let near = NEAR.get(method);
-  if (!near) {
-    if (NEAR.size >= MAX_METHOD_REASONS) NEAR.clear();
-    NEAR.set(method, (near = nearestNames(method, METHOD_INDEX.keys())));
-  }
-  if (near.length === 0) return notA2AMethod(method);
+function nearMissRecognition(value: Record<string, unknown>, method: string, facts: MethodFacts, pin: Pinning): Recognition {
+  const near = (facts.near ??= nearestNames(method, METHOD_INDEX.keys()));
+  if (near.length === 0) return notA2AMethod(method, facts);
   const candidates = near.slice(0, 3).flatMap(({ name, edits }) => {
     const entries = METHOD_INDEX.get(name)!;
     const hint = paramsHint(name, value.params);

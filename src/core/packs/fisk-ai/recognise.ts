@@ -1,4 +1,5 @@
 import { isJsonObject } from "../../json/index.ts";
+import { RecentStrings } from "../../validation/recent-strings.ts";
 import type { Candidate, MessageKind, Recognition, SchemaPack, VersionBasis } from "../../validation/types.ts";
 import { FISK_AI_GEN1_V002, FISK_AI_GEN1_V003, FISK_AI_GEN2 } from "./build-pack.ts";
 import { missingProtocolRecognition } from "./missing-protocol.ts";
@@ -48,6 +49,15 @@ for (const spec of [...GEN1_KINDS, ...GEN2_KINDS]) {
   });
 }
 const UNKNOWN_EVENT = findKind(FISK_AI_GEN2, UNKNOWN_EVENT_KIND.id);
+
+/** The protocol ids of the last few messages, null for one fisk-ai does not name: see RecentStrings. */
+const RECENT_IDS = new RecentStrings<Entry | null>();
+
+function entryOf(protocol: string): Entry | undefined {
+  let entry = RECENT_IDS.get(protocol);
+  if (entry === undefined) RECENT_IDS.set(protocol, (entry = TABLE.get(protocol) ?? null));
+  return entry ?? undefined;
+}
 
 function candidate(pack: SchemaPack, kind: MessageKind, score: number, evidence: readonly string[], basis?: VersionBasis): Candidate {
   // Scores step by 0.01; rounding keeps them exact for comparison and display.
@@ -120,7 +130,7 @@ function describeValue(v: unknown): string {
 }
 
 function recogniseId(protocol: string, value: Record<string, unknown>, hint: GenerationHint): Recognition | null {
-  const entry = TABLE.get(protocol);
+  const entry = entryOf(protocol);
   if (!entry) return null;
   if (entry.gen1 && entry.gen2) {
     const why = gen2Evidence(entry.gen2.id, value);

@@ -1,4 +1,5 @@
 import { nearestNames, type NearName } from "../../validation/near-miss.ts";
+import { RecentStrings } from "../../validation/recent-strings.ts";
 import type { Candidate, MessageKind, Recognition, SchemaPack, VersionBasis } from "../../validation/types.ts";
 import type { McpVersion } from "./versions.ts";
 
@@ -38,6 +39,8 @@ export class CandidateFactory {
   readonly #merged = new WeakMap<readonly Candidate[], Map<readonly Candidate[], readonly Candidate[]>>();
   readonly #methods = new Map<string, MethodKinds>();
   readonly #calls = new Map<string, Map<VersionHint | null, (Recognition | undefined)[]>>();
+  /** The last few methods' entries of #calls: see RecentStrings. */
+  readonly #recentCalls = new RecentStrings<Map<VersionHint | null, (Recognition | undefined)[]>>();
   /** Every method some version defines, for "did you mean". */
   readonly #methodNames: readonly string[];
   readonly #near = new Map<string, readonly NearName[]>();
@@ -91,14 +94,23 @@ export class CandidateFactory {
    * number the caller derives from the message; undefined until `rememberCall` stores one.
    */
   recalledCall(method: string, hint: VersionHint | null, shape: number): Recognition | undefined {
-    return this.#calls.get(method)?.get(hint)?.[shape];
+    let byHint = this.#recentCalls.get(method);
+    if (!byHint) {
+      byHint = this.#calls.get(method);
+      if (!byHint) return undefined;
+      this.#recentCalls.set(method, byHint);
+    }
+    return byHint.get(hint)?.[shape];
   }
 
   /** Stores a call's recognition; methods come from traffic, so the table is cleared when it grows too large. */
   rememberCall(method: string, hint: VersionHint | null, shape: number, recognition: Recognition): void {
     let byHint = this.#calls.get(method);
     if (!byHint) {
-      if (this.#calls.size >= MAX_METHODS) this.#calls.clear();
+      if (this.#calls.size >= MAX_METHODS) {
+        this.#calls.clear();
+        this.#recentCalls.clear();
+      }
       this.#calls.set(method, (byHint = new Map()));
     }
     let shapes = byHint.get(hint);

@@ -1,0 +1,46 @@
+/**
+ * Values by string key, the last few found by comparing keys rather than hashing them. JSON.parse
+ * interns only short strings, so a method name or protocol id longer than that arrives as a
+ * fresh string, and a Map would compute its hash on every message. Comparing it with a handful of
+ * recent keys costs less: most differ in length, the rest within a few characters.
+ */
+export class RecentStrings<V> {
+  readonly #keys: string[] = [];
+  readonly #values: V[] = [];
+  readonly #size: number;
+  /** The slot the next new key replaces, once every slot is taken. */
+  #next = 0;
+
+  constructor(size = 8) {
+    this.#size = size;
+  }
+
+  get(key: string): V | undefined {
+    const keys = this.#keys;
+    for (let i = 0; i < keys.length; i++) if (keys[i] === key) return this.#values[i];
+    return undefined;
+  }
+
+  set(key: string, value: V): void {
+    const keys = this.#keys;
+    for (let i = 0; i < keys.length; i++) {
+      if (keys[i] !== key) continue;
+      this.#values[i] = value;
+      return;
+    }
+    if (keys.length < this.#size) {
+      keys.push(key);
+      this.#values.push(value);
+      return;
+    }
+    keys[this.#next] = key;
+    this.#values[this.#next] = value;
+    this.#next = (this.#next + 1) % this.#size;
+  }
+
+  clear(): void {
+    this.#keys.length = 0;
+    this.#values.length = 0;
+    this.#next = 0;
+  }
+}
