@@ -40,8 +40,9 @@ export function draftOf(schemaUri: unknown): SchemaDraft | undefined {
 }
 
 /**
- * An ajv instance. `ownSchemas`: for our packs, whose patterns PACK_PATTERNS knows. The yes/no
- * instance (not `allErrors`) builds no message texts: its errors are never shown.
+ * An ajv instance. `ownSchemas`: for our packs, whose patterns PACK_PATTERNS knows.
+ * `explained`: its errors carry message texts and the data they name, for instances whose errors
+ * are shown; the yes/no instance's never are.
  */
 function createAjv(draft: SchemaDraft, allErrors: boolean, formats: boolean, ownSchemas = true, explained = allErrors): Ajv {
   const options: Options = {
