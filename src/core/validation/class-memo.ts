@@ -66,8 +66,8 @@ export class ClassMemo {
   issues(pack: SchemaPack, kind: MessageKind, value: unknown): Issue[] {
     const cls = this.#compiler.definitionClass(pack, kind.definition);
     if (cls >= this.#answered.length) this.#grow(cls);
-    const found = this.#fullFor[cls] === this.#message ? this.#full[cls] : undefined;
-    if (found) return found.pack === pack ? found.issues : inPack(found, pack);
+    const found = this.#fullIssues(cls, pack);
+    if (found) return found;
     const issues = this.#compiler.check(pack, kind.definition, value);
     this.#fullFor[cls] = this.#message;
     this.#full[cls] = { pack, issues };
@@ -76,6 +76,13 @@ export class ClassMemo {
       this.#valid[cls] = false;
     }
     return issues;
+  }
+
+  /** The class's full issues found already for this message, as `pack` reports them; undefined when not yet checked. */
+  #fullIssues(cls: number, pack: SchemaPack): Issue[] | undefined {
+    const found = this.#fullFor[cls] === this.#message ? this.#full[cls] : undefined;
+    if (!found) return undefined;
+    return found.pack === pack ? found.issues : inPack(found, pack);
   }
 
   /** Room for every class up to `cls`, filled, so the arrays stay dense however high class numbers go. */
@@ -91,10 +98,8 @@ export class ClassMemo {
   /** The first schema issue, or undefined when the value passes: a yes/no check first, then the full check's first issue (see SchemaCompiler.firstIssue). */
   firstIssue(pack: SchemaPack, kind: MessageKind, value: unknown): Issue | undefined {
     if (this.isValid(pack, kind, value)) return undefined;
-    const cls = this.#compiler.definitionClass(pack, kind.definition);
-    const found = this.#fullFor[cls] === this.#message ? this.#full[cls] : undefined;
-    if (found) return (found.pack === pack ? found.issues : inPack(found, pack))[0];
-    return this.#compiler.firstIssue(pack, kind.definition, value);
+    const found = this.#fullIssues(this.#compiler.definitionClass(pack, kind.definition), pack);
+    return found ? found[0] : this.#compiler.firstIssue(pack, kind.definition, value);
   }
 }
 

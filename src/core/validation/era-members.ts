@@ -170,22 +170,19 @@ function foreignMembers(value: unknown, at: EraNode, path: string[], out: Foreig
   }
 }
 
-const ROOTS = new WeakMap<SchemaPack, WeakMap<MessageKind, EraNode | null>>();
-/** The root for a kind and the first pack that asked, so the usual question costs one lookup. */
-const FIRST_ROOTS = new WeakMap<MessageKind, { readonly pack: SchemaPack; readonly root: EraNode | null }>();
+/**
+ * Each kind's root per pack that asked: a kind object is nearly always one pack's, so a question
+ * costs one lookup and a scan of one entry.
+ */
+const ROOTS = new WeakMap<MessageKind, { readonly pack: SchemaPack; readonly root: EraNode | null }[]>();
 
 function rootOf(context: EraContext, pack: SchemaPack, kind: MessageKind): EraNode | null {
-  const first = FIRST_ROOTS.get(kind);
-  if (first && first.pack === pack) return first.root;
-  let byKind = ROOTS.get(pack);
-  if (!byKind) ROOTS.set(pack, (byKind = new WeakMap()));
-  let root = byKind.get(kind);
-  if (root === undefined) {
-    const rivals = rivalsOf(context, pack, kind);
-    root = rivals.length === 0 ? null : new EraNode(declaredMembers(pack, kind.definition)!, rivals);
-    byKind.set(kind, root);
-  }
-  if (!first) FIRST_ROOTS.set(kind, { pack, root });
+  let roots = ROOTS.get(kind);
+  if (!roots) ROOTS.set(kind, (roots = []));
+  for (const known of roots) if (known.pack === pack) return known.root;
+  const rivals = rivalsOf(context, pack, kind);
+  const root = rivals.length === 0 ? null : new EraNode(declaredMembers(pack, kind.definition)!, rivals);
+  roots.push({ pack, root });
   return root;
 }
 

@@ -21,6 +21,16 @@ export class RecentStrings<V> {
     return undefined;
   }
 
+  /** The value for `key` among the recent keys, else what `lookup` finds, kept as recent unless undefined. */
+  through(key: string, lookup: (key: string) => V | undefined): V | undefined {
+    let value = this.get(key);
+    if (value === undefined) {
+      value = lookup(key);
+      if (value !== undefined) this.set(key, value);
+    }
+    return value;
+  }
+
   set(key: string, value: V): void {
     const keys = this.#keys;
     for (let i = 0; i < keys.length; i++) {

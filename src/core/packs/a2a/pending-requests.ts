@@ -7,18 +7,17 @@ import type { MethodEntry } from "./catalog.ts";
  * forget, the size), in the order they came, so the map ends as it would have: a capture whose
  * requests are never answered, or answered under ids of a type A2A has none open under (MCP's
  * numbers beside A2A's strings), costs a list append per request rather than a hash-table insert.
- * It counts its number and string ids, listed ones included, so those other answers skip the map.
+ * It counts its number and string ids, listed and open, so those other answers skip the map.
  */
 export class PendingRequests {
   readonly #open = new Map<string | number, MethodEntry>();
   readonly #limit: number;
+  /** Ids of each type listed or open: a repeated id is counted once it is indexed. */
   #numbers = 0;
   #strings = 0;
   /** Remembered, not yet in the map; at most `limit`, so memory stays bounded. */
   #listedIds: (string | number)[] = [];
   #listedEntries: MethodEntry[] = [];
-  #listedNumbers = 0;
-  #listedStrings = 0;
   /**
    * One iterator kept for evictions: everything before it was evicted, so its next key is the
    * oldest. A fresh keys().next() would walk every deleted slot before the first live one.
@@ -36,8 +35,8 @@ export class PendingRequests {
 
   get(id: unknown): MethodEntry | undefined {
     if (typeof id === "number") {
-      if (this.#numbers + this.#listedNumbers === 0) return undefined;
-    } else if (typeof id !== "string" || this.#strings + this.#listedStrings === 0) return undefined;
+      if (this.#numbers === 0) return undefined;
+    } else if (typeof id !== "string" || this.#strings === 0) return undefined;
     this.#index();
     return this.#open.get(id);
   }
@@ -46,8 +45,8 @@ export class PendingRequests {
   remember(id: string | number, entry: MethodEntry): void {
     this.#listedIds.push(id);
     this.#listedEntries.push(entry);
-    if (typeof id === "number") this.#listedNumbers++;
-    else this.#listedStrings++;
+    if (typeof id === "number") this.#numbers++;
+    else this.#strings++;
     if (this.#listedIds.length >= this.#limit) this.#index();
   }
 
@@ -67,20 +66,20 @@ export class PendingRequests {
     const entries = this.#listedEntries;
     this.#listedIds = [];
     this.#listedEntries = [];
-    this.#listedNumbers = 0;
-    this.#listedStrings = 0;
     for (let i = 0; i < ids.length; i++) this.#insert(ids[i]!, entries[i]!);
   }
 
   #insert(id: string | number, entry: MethodEntry): void {
     const size = this.#open.size;
     this.#open.set(id, entry);
-    // A new id grew the map and is already last: the usual case costs one lookup, not two.
+    // A new id grew the map and is already last, counted when listed: the usual case costs one lookup, not two.
     if (this.#open.size === size) {
       this.#open.delete(id);
       this.#open.set(id, entry);
-    } else if (typeof id === "number") this.#numbers++;
-    else this.#strings++;
+      // A repeated id was counted twice, once open and once listed.
+      if (typeof id === "number") this.#numbers--;
+      else this.#strings--;
+    }
     if (this.#open.size > this.#limit) {
       const oldest = (this.#oldest ??= this.#open.keys()).next();
       if (!oldest.done) this.#drop(oldest.value);

@@ -35,17 +35,16 @@ const MAX_METHODS = 1024;
 const METHOD_FACTS = new Map<string, MethodFacts>();
 const RECENT_METHODS = new RecentStrings<MethodFacts>();
 
-function methodFacts(method: string): MethodFacts {
-  let facts = RECENT_METHODS.get(method);
-  if (facts) return facts;
-  facts = METHOD_FACTS.get(method);
+function factsOf(method: string): MethodFacts {
+  let facts = METHOD_FACTS.get(method);
   if (!facts) {
     if (METHOD_FACTS.size >= MAX_METHODS) METHOD_FACTS.clear();
     METHOD_FACTS.set(method, (facts = { entries: METHOD_INDEX.get(method), slots: [] }));
   }
-  RECENT_METHODS.set(method, facts);
   return facts;
 }
+
+const methodFacts = (method: string): MethodFacts => RECENT_METHODS.through(method, factsOf)!;
 
 function notA2AMethod(method: string, facts: MethodFacts): Recognition {
   return (facts.notA2A ??= { candidates: [], reason: `method "${method}" is not an A2A method` });

@@ -53,10 +53,10 @@ const UNKNOWN_EVENT = findKind(FISK_AI_GEN2, UNKNOWN_EVENT_KIND.id);
 /** The protocol ids of the last few messages, null for one fisk-ai does not name: see RecentStrings. */
 const RECENT_IDS = new RecentStrings<Entry | null>();
 
+const tableEntry = (protocol: string): Entry | null => TABLE.get(protocol) ?? null;
+
 function entryOf(protocol: string): Entry | undefined {
-  let entry = RECENT_IDS.get(protocol);
-  if (entry === undefined) RECENT_IDS.set(protocol, (entry = TABLE.get(protocol) ?? null));
-  return entry ?? undefined;
+  return RECENT_IDS.through(protocol, tableEntry) ?? undefined;
 }
 
 function candidate(pack: SchemaPack, kind: MessageKind, score: number, evidence: readonly string[], basis?: VersionBasis): Candidate {

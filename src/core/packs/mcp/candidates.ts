@@ -41,6 +41,7 @@ export class CandidateFactory {
   readonly #calls = new Map<string, Map<VersionHint | null, (Recognition | undefined)[]>>();
   /** The last few methods' entries of #calls: see RecentStrings. */
   readonly #recentCalls = new RecentStrings<Map<VersionHint | null, (Recognition | undefined)[]>>();
+  readonly #callsOf = (method: string) => this.#calls.get(method);
   /** Every method some version defines, for "did you mean". */
   readonly #methodNames: readonly string[];
   readonly #near = new Map<string, readonly NearName[]>();
@@ -94,13 +95,7 @@ export class CandidateFactory {
    * number the caller derives from the message; undefined until `rememberCall` stores one.
    */
   recalledCall(method: string, hint: VersionHint | null, shape: number): Recognition | undefined {
-    let byHint = this.#recentCalls.get(method);
-    if (!byHint) {
-      byHint = this.#calls.get(method);
-      if (!byHint) return undefined;
-      this.#recentCalls.set(method, byHint);
-    }
-    return byHint.get(hint)?.[shape];
+    return this.#recentCalls.through(method, this.#callsOf)?.get(hint)?.[shape];
   }
 
   /** Stores a call's recognition; methods come from traffic, so the table is cleared when it grows too large. */

@@ -281,8 +281,6 @@ export class McpSession implements FamilySession {
     if (typeof method !== "string" || isAllowedMethod(method, this.#extensions)) return undefined;
     const { role, generic, id } = chosen.kind;
     if (role !== "request" && role !== "notification") return undefined;
-    // The usual case, a message of its method's own kind (`tools/call` as `tools/call:request`), without a lookup.
-    if (!generic && id.length === method.length + role.length + 1 && id.startsWith(method) && id.charCodeAt(method.length) === 58 && id.endsWith(role)) return undefined;
     const meant = kindMethod(id);
     if (!generic && (meant === undefined || meant === method)) return undefined;
     const version = chosen.pack.version as McpVersion;
