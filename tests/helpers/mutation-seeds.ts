@@ -2,7 +2,7 @@ import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { A2A_PACKS } from "../../src/core/packs/a2a/index.ts";
 import { FISK_AI_PACKS } from "../../src/core/packs/fisk-ai/index.ts";
-import { type McpVersion, packFor } from "../../src/core/packs/mcp/index.ts";
+import { MCP_VERSIONS, type McpVersion, packFor } from "../../src/core/packs/mcp/index.ts";
 import type { SchemaCompiler } from "../../src/core/schema/compiler.ts";
 import type { MessageKind, SchemaPack } from "../../src/core/validation/types.ts";
 import { entryText, FISK_AI_CORPUS, GEN_VERSIONS } from "../corpus/fisk-ai/index.ts";
@@ -134,4 +134,17 @@ export function fiskAiCorpusSeeds(compiler: SchemaCompiler): Map<string, SeedSet
     out.set(pack.id, sorted(seeds, compiler));
   }
   return out;
+}
+
+/**
+ * Every seed set, family by family: upstream's MCP examples when the reference folder is here
+ * (`referenceDir`, null when absent: the caller says so), then our MCP, A2A and fisk-ai corpora.
+ */
+export function allSeedSets(compiler: SchemaCompiler, referenceDir: string | null): SeedSet[] {
+  const sets: SeedSet[] = [];
+  if (referenceDir) sets.push(mcpExampleSeeds(referenceDir, compiler));
+  for (const version of MCP_VERSIONS) sets.push(mcpCorpusSeeds(version, compiler));
+  for (const file of A2A_CORPUS_FILES) sets.push(a2aCorpusSeeds(file, compiler));
+  sets.push(...fiskAiCorpusSeeds(compiler).values());
+  return sets;
 }

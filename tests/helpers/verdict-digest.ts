@@ -1,10 +1,9 @@
 import { createHash } from "node:crypto";
 import { mixedCapture } from "../../bench/capture.ts";
 import { createValidationEngine, PROTOCOL_FAMILIES } from "../../src/core/packs/index.ts";
-import { MCP_VERSIONS } from "../../src/core/packs/mcp/index.ts";
 import { SchemaCompiler } from "../../src/core/schema/compiler.ts";
 import { splitInput, splitItems, validateItem } from "../../src/core/validation/index.ts";
-import { A2A_CORPUS_FILES, a2aCorpusSeeds, fiskAiCorpusSeeds, mcpCorpusSeeds, mcpExampleSeeds, type SeedSet } from "./mutation-seeds.ts";
+import { allSeedSets } from "./mutation-seeds.ts";
 import { MutationGenerator } from "./mutations.ts";
 
 /**
@@ -45,11 +44,7 @@ export function verdictDigest(referenceDir: string | null): VerdictDigest {
   const byValue = engine.session();
   add("capture-values", capture.slice(0, 20_000).map((text) => JSON.stringify(byValue.validateValue(JSON.parse(text)))));
 
-  const sets: SeedSet[] = [];
-  if (referenceDir) sets.push(mcpExampleSeeds(referenceDir, compiler));
-  for (const version of MCP_VERSIONS) sets.push(mcpCorpusSeeds(version, compiler));
-  for (const file of A2A_CORPUS_FILES) sets.push(a2aCorpusSeeds(file, compiler));
-  sets.push(...fiskAiCorpusSeeds(compiler).values());
+  const sets = allSeedSets(compiler, referenceDir);
   const generator = new MutationGenerator(PROTOCOL_FAMILIES, compiler);
   const alone: string[] = [];
   const together: string[] = [];

@@ -1,4 +1,4 @@
-import { Ajv, type AnySchema, type Options, type ValidateFunction } from "ajv";
+import { Ajv, type AnySchema, type ErrorObject, type Options, type ValidateFunction } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import type { Issue, MessageKind, SchemaDraft, SchemaPack } from "../validation/types.ts";
@@ -6,6 +6,7 @@ import { issuesFromAjv, standsAlone } from "./ajv-issues.ts";
 import { needsEvaluationTracking, withoutEvaluationTracking } from "./evaluation-tracking.ts";
 import { inlineRefs } from "./inline-refs.ts";
 import { PACK_PATTERNS } from "./pack-patterns.ts";
+import { SchemaLocations } from "./schema-locations.ts";
 
 // ajv-formats is CommonJS; bundlers and Node disagree on where its default export lands.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => Ajv;
@@ -77,6 +78,8 @@ interface PackValidators {
   readonly full: Ajv;
   /** Made when first asked for: most packs never need it. */
   first: Ajv | undefined;
+  /** Where the explained instances' errors lie in the document; made with the first error. */
+  locations: SchemaLocations | undefined;
   readonly fns: Record<Flavour, Map<string, ValidateFunction>>;
   readonly classes: Map<string, number>;
 }
@@ -146,7 +149,7 @@ export class SchemaCompiler {
       } catch (err) {
         throw new PackCompileError(pack.id, (err as Error).message);
       }
-      entry = { fast, full, first: undefined, fns: { fast: new Map(), full: new Map(), first: new Map() }, classes: new Map() };
+      entry = { fast, full, first: undefined, locations: undefined, fns: { fast: new Map(), full: new Map(), first: new Map() }, classes: new Map() };
       this.#packs.set(pack.id, entry);
     }
     return entry;
@@ -235,7 +238,7 @@ export class SchemaCompiler {
     if (mode === "first" && this.isValid(pack, definition, value)) return [];
     const fn = this.#function(pack, definition, "full");
     if (fn(value)) return [];
-    const issues = issuesFromAjv(fn.errors ?? [], pack.id, "schema", "", pack.document);
+    const issues = issuesFromAjv(this.#located(pack, fn.errors ?? [], definition), pack.id, "schema", "", pack.document);
     return mode === "first" ? issues.slice(0, 1) : issues;
   }
 
@@ -250,8 +253,13 @@ export class SchemaCompiler {
     if (fn(value)) return undefined;
     const errors = fn.errors ?? [];
     const only = errors.length === 1 ? errors[0]! : undefined;
-    if (only && standsAlone(only.keyword)) return issuesFromAjv(errors, pack.id, "schema", "", pack.document)[0];
+    if (only && standsAlone(only.keyword)) return issuesFromAjv(this.#located(pack, errors, definition), pack.id, "schema", "", pack.document)[0];
     return this.check(pack, definition, value)[0];
+  }
+
+  /** An explained validator's errors for `definition`, their schema paths made pointers into the pack document. */
+  #located(pack: SchemaPack, errors: ErrorObject[], definition: string): ErrorObject[] {
+    return (this.#validators(pack).locations ??= new SchemaLocations(pack)).place(errors, definition);
   }
 
   /**

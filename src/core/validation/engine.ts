@@ -1,4 +1,5 @@
 import { type KindCheck, SchemaCompiler } from "../schema/compiler.ts";
+import { SchemaInclusion } from "../schema/schema-inclusion.ts";
 import type { FamilyModule, MessageKind, SchemaPack, SessionOptions } from "./types.ts";
 import { ValidationSession } from "./validation-session.ts";
 
@@ -47,6 +48,33 @@ export class ValidationEngine {
     }
     return found;
   }
+
+  /** By class of the first version, then of the second: whether passing the first implies passing the second. */
+  readonly #implied: (boolean | undefined)[][] = [];
+  /** One prover per ordered pair of packs, keeping what it proved about their definitions. */
+  readonly #inclusions = new Map<string, SchemaInclusion>();
+
+  /**
+   * Whether every value `from`'s definition accepts, `to`'s accepts too, proven from the two
+   * schemas (see SchemaInclusion); false when it cannot be proven. Worked out once per pair of classes.
+   */
+  implies(from: Version, to: Version): boolean {
+    if (from.cls === to.cls) return true;
+    const row = (this.#implied[from.cls] ??= []);
+    let found = row[to.cls];
+    if (found === undefined) {
+      const key = `${from.pack.id}\u0000${to.pack.id}`;
+      let prover = this.#inclusions.get(key);
+      if (!prover) this.#inclusions.set(key, (prover = new SchemaInclusion(from.pack, to.pack)));
+      found = row[to.cls] = prover.includes(definitionOf(from), definitionOf(to));
+    }
+    return found;
+  }
+}
+
+function definitionOf(version: Version): unknown {
+  const container = version.pack.draft === "2020-12" ? "$defs" : "definitions";
+  return (version.pack.document[container] as Readonly<Record<string, unknown>> | undefined)?.[version.kind.definition];
 }
 
 /**

@@ -1,6 +1,6 @@
 import { parseJsonText } from "../json/index.ts";
 import { bestFirst, byScoreLeaningTo, catchAllBelow, DECISIVE_SCORE, EPSILON, merged, outranked, RECOGNITION_FLOOR, SCORE_MARGIN } from "./candidate-ranking.ts";
-import type { ValidationEngine } from "./engine.ts";
+import type { ValidationEngine, Version } from "./engine.ts";
 import { ClassMemo } from "./class-memo.ts";
 import { withEraIssues } from "./era-members.ts";
 import { locateInValidJson, locateIssues } from "./locate-issues.ts";
@@ -168,11 +168,15 @@ export class ValidationSession {
     const versions = this.#engine.versionsOf(pick.pack.family, pick.kind);
     if (versions.length === 1) return onlyVersion(pick.pack);
     const memo = this.#memo;
+    const engine = this.#engine;
+    let own: Version | undefined;
+    for (const version of versions) if (version.pack === pick.pack) own = version;
     let mask = 0;
     for (let v = 0; v < versions.length; v++) {
       const version = versions[v]!;
-      // A class answered already needs no validator: one not yet compiled for this version stays so.
-      if (version.pack === pick.pack || (memo.known(version.cls) ?? memo.passes((version.check ??= this.#engine.compiler.kindCheck(version.pack, version.kind)), value))) mask |= 1 << v;
+      // A version the pick's definition provably implies, or a class answered already, needs no
+      // validator: one not yet compiled for this version stays so.
+      if (version === own || (own !== undefined && engine.implies(own, version)) || (memo.known(version.cls) ?? memo.passes((version.check ??= engine.compiler.kindCheck(version.pack, version.kind)), value))) mask |= 1 << v;
     }
     const lists = versions[0]!.out;
     return (lists[mask] ??= versions.filter((_, v) => (mask & (1 << v)) !== 0).map((v) => v.pack.version));

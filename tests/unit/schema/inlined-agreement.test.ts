@@ -1,10 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { PROTOCOL_FAMILIES } from "../../../src/core/packs/index.ts";
-import { MCP_VERSIONS } from "../../../src/core/packs/mcp/index.ts";
 import { SchemaCompiler } from "../../../src/core/schema/compiler.ts";
 import type { SchemaPack } from "../../../src/core/validation/types.ts";
 import { mixedCapture } from "../../../bench/capture.ts";
-import { A2A_CORPUS_FILES, a2aCorpusSeeds, fiskAiCorpusSeeds, mcpCorpusSeeds, mcpExampleSeeds, type SeedSet } from "../../helpers/mutation-seeds.ts";
+import { allSeedSets, type SeedSet } from "../../helpers/mutation-seeds.ts";
 import { MutationGenerator, type Seed } from "../../helpers/mutations.ts";
 import { referenceDir } from "../../helpers/reference.ts";
 
@@ -21,14 +20,9 @@ const generator = new MutationGenerator(PROTOCOL_FAMILIES, compiler);
 const packsOf = (family: string): readonly SchemaPack[] => PROTOCOL_FAMILIES.find((f) => f.family === family)?.packs ?? [];
 
 function seedSets(): SeedSet[] {
-  const sets: SeedSet[] = [];
   const dir = referenceDir();
-  if (dir) sets.push(mcpExampleSeeds(dir, compiler));
-  else console.warn("[inlined-agreement] ../shared/reference/ is absent: upstream's MCP examples are left out, our corpus still runs");
-  for (const version of MCP_VERSIONS) sets.push(mcpCorpusSeeds(version, compiler));
-  for (const file of A2A_CORPUS_FILES) sets.push(a2aCorpusSeeds(file, compiler));
-  sets.push(...fiskAiCorpusSeeds(compiler).values());
-  return sets;
+  if (!dir) console.warn("[inlined-agreement] ../shared/reference/ is absent: upstream's MCP examples are left out, our corpus still runs");
+  return allSeedSets(compiler, dir);
 }
 
 /** Each disagreement as `pack#definition: value`, or none. */
