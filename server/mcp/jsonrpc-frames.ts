@@ -3,6 +3,7 @@
  * asks, and which of them a frame coming back answers. Frames are forwarded as they are; these
  * readings never change them, and text that is not JSON-RPC simply asks and answers nothing.
  */
+import { jsonOrUndefined } from "../../src/core/json/index.ts";
 import type { JsonRpcId } from "../../src/core/mcp/relay-api.ts";
 
 export interface OutgoingFrame {
@@ -19,17 +20,9 @@ const NOTHING: OutgoingFrame = { requestIds: [], initializeIds: [], listenIds: [
 const isId = (v: unknown): v is JsonRpcId => typeof v === "string" || (typeof v === "number" && Number.isFinite(v));
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
-function parse(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
 /** What a frame the client sends asks of the server. */
 export function readOutgoing(bytes: Buffer): OutgoingFrame {
-  const value = parse(bytes.toString("utf8"));
+  const value = jsonOrUndefined(bytes.toString("utf8"));
   if (value === undefined) return NOTHING;
   const requestIds: JsonRpcId[] = [];
   const initializeIds: JsonRpcId[] = [];
@@ -57,7 +50,7 @@ export const idKey = (id: JsonRpcId): string => (typeof id === "number" ? `n${id
 
 /** What a frame from the server answers. */
 export function readIncoming(text: string): IncomingFrame {
-  const value = parse(text);
+  const value = jsonOrUndefined(text);
   const items = Array.isArray(value) ? value : [value];
   let jsonRpc = false;
   const answered: JsonRpcId[] = [];

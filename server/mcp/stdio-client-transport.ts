@@ -4,8 +4,9 @@
  * with each stdout line handed on as a message, as the backend relay hands them to the page.
  */
 import type { McpConnection } from "../../src/core/mcp/connection.ts";
-import { preview } from "../../src/core/mcp/relay-api.ts";
-import { NotJsonRpcError, RelayError } from "../../src/core/mcp/relay-error.ts";
+import { jsonOrUndefined } from "../../src/core/json/index.ts";
+import { deliverFrame } from "../../src/core/mcp/incoming-frame.ts";
+import { RelayError } from "../../src/core/mcp/relay-error.ts";
 import { HttpError } from "../http/errors.ts";
 import type { Peer } from "./relay-peer.ts";
 import type { StdioSpec } from "./session-spec.ts";
@@ -15,10 +16,6 @@ type Transport = Parameters<McpConnection["connect"]>[0];
 type Message = Parameters<Transport["send"]>[0];
 
 const MAX_STDERR_LINES = 50;
-
-function isJsonRpc(value: unknown): value is Message {
-  return typeof value === "object" && value !== null && !Array.isArray(value) && (value as { jsonrpc?: unknown }).jsonrpc === "2.0";
-}
 
 export class StdioClientTransport implements Transport {
   onclose?: () => void;
@@ -64,17 +61,7 @@ export class StdioClientTransport implements Transport {
 
   #message(text: string): void {
     this.#onFrame?.("in", text);
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch {
-      this.onerror?.(new NotJsonRpcError(`the server process wrote a line to stdout that is not JSON-RPC: ${preview(text)}`));
-      return;
-    }
-    for (const one of Array.isArray(value) ? (value as unknown[]) : [value]) {
-      if (isJsonRpc(one)) this.onmessage?.(one);
-      else this.onerror?.(new NotJsonRpcError(`server sent a message that is not valid JSON-RPC 2.0: ${preview(JSON.stringify(one) ?? text)}`));
-    }
+    deliverFrame(jsonOrUndefined(text), text, "stdout", (message) => this.onmessage?.(message as Message), (error) => this.onerror?.(error));
   }
 
   async send(message: Message): Promise<void> {

@@ -2,7 +2,7 @@ export { isJsonObject } from "./json-object.ts";
 export { JsonLocator, locatePointer, locatePointerKey } from "./locate.ts";
 export type { JsonLocation, LocateOptions } from "./locate.ts";
 export { pointerStart, positionAt } from "./locate-start.ts";
-export { parseJsonText } from "./parse-json-text.ts";
+export { jsonOrUndefined, parseJsonText } from "./parse-json-text.ts";
 export type { ParseJsonResult } from "./parse-json-text.ts";
 export { arrayIndex, formatPointer, JsonPointerSyntaxError, parsePointer } from "./pointer.ts";
 export { pointerMarkers } from "./pointer-markers.ts";

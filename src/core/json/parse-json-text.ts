@@ -51,6 +51,15 @@ function scannedFailure(text: string, maxDepth: number): ParseJsonResult | null 
   return { ok: false, message: error.message, line, column, offset: error.offset };
 }
 
+/** The value of JSON text, or undefined when it is not JSON: for text that is only read from, never reported on. */
+export function jsonOrUndefined(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Parses JSON text, reporting a syntax error at a 1-based line and column found by our own
  * scanner (engine error messages differ between browsers and Node, and some carry no position).

@@ -1,10 +1,12 @@
-import { type JSONRPCMessage, specTypeSchemas, SSEClientTransport, StreamableHTTPClientTransport, type TransportSendOptions } from "@modelcontextprotocol/client";
+import { type JSONRPCMessage, SSEClientTransport, StreamableHTTPClientTransport, type TransportSendOptions } from "@modelcontextprotocol/client";
 import type { Clock, IdSource } from "../env/environment.ts";
 import { httpFrameHeaders, type HeaderSource } from "../wire/http-headers.ts";
 import type { WireLog } from "../wire/wire-log.ts";
 import { DirectRefusedError, headerObject, mediaType, nameRefusal } from "./direct-refusal.ts";
 import { SseSplitter } from "../framing/sse-splitter.ts";
 import { FrameRecorder, type FrameExtra } from "./frame-recorder.ts";
+import { deliverFrame } from "./incoming-frame.ts";
+import { jsonOrUndefined } from "../json/index.ts";
 import type { McpTransport } from "./mcp-transport.ts";
 import { standardHeaders } from "./modern-headers.ts";
 import { preview, type RelayConsoleEvent } from "./relay-api.ts";
@@ -128,13 +130,7 @@ export class DirectTransport implements McpTransport {
   async sendRaw(text: string): Promise<void> {
     if (!this.#started) throw new Error("DirectTransport is not started");
     if (this.#closed) throw new RelayError("send", "the direct connection is closed");
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      parsed = undefined;
-    }
-    const headers: Record<string, string> = { ...this.#options.session.headers, ...standardHeaders(parsed), "content-type": "application/json", accept: ACCEPT };
+    const headers: Record<string, string> = { ...this.#options.session.headers, ...standardHeaders(jsonOrUndefined(text)), "content-type": "application/json", accept: ACCEPT };
     const sessionId = this.#inner instanceof StreamableHTTPClientTransport ? this.#inner.sessionId : undefined;
     if (sessionId !== undefined) headers["mcp-session-id"] = sessionId;
     if (this.#protocolVersion !== undefined && headers["Mcp-Protocol-Version"] === undefined) headers["mcp-protocol-version"] = this.#protocolVersion;
@@ -292,18 +288,7 @@ export class DirectTransport implements McpTransport {
   /** A raw send's answer: each JSON-RPC message to onmessage, anything else reported. */
   #deliver(text: string): void {
     if (text.trim() === "") return;
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch {
-      this.onerror?.(new NotJsonRpcError(`server sent a frame that is not JSON-RPC: ${preview(text)}`));
-      return;
-    }
-    for (const one of Array.isArray(value) ? value : [value]) {
-      const checked = specTypeSchemas.JSONRPCMessage["~standard"].validate(one);
-      if (!checked.issues) this.onmessage?.(one as JSONRPCMessage);
-      else this.onerror?.(new NotJsonRpcError(`server sent a message that is not valid JSON-RPC 2.0: ${preview(JSON.stringify(one) ?? text)}`));
-    }
+    deliverFrame(jsonOrUndefined(text), text, "frame", (message) => this.onmessage?.(message), (error) => this.onerror?.(error));
   }
 
   async #deliverStream(body: ReadableStream<Uint8Array>): Promise<void> {

@@ -1,5 +1,5 @@
 import type { Clock, IdSource } from "../env/environment.ts";
-import { isJsonObject } from "../json/index.ts";
+import { isJsonObject, jsonOrUndefined } from "../json/index.ts";
 import type { WireDirection } from "../wire/wire-entry.ts";
 import type { WireLog } from "../wire/wire-log.ts";
 
@@ -45,14 +45,6 @@ export function originOf(direction: WireDirection, response: boolean): RequestOr
   return fromClient !== response ? "client" : "server";
 }
 
-function tryParse(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
 /** What a transport knows of a frame beyond its text: HTTP status and headers, a note. */
 export interface FrameExtra {
   readonly status?: number;
@@ -90,7 +82,7 @@ export class FrameRecorder {
   }
 
   #record(direction: WireDirection, text: string, extra: FrameExtra): unknown {
-    const value = tryParse(text);
+    const value = jsonOrUndefined(text);
     const id = correlationOf(value);
     let correlationId: string;
     let rttMs: number | undefined;

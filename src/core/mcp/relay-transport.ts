@@ -1,13 +1,15 @@
-import { type JSONRPCMessage, specTypeSchemas, type TransportSendOptions } from "@modelcontextprotocol/client";
+import { type JSONRPCMessage, type TransportSendOptions } from "@modelcontextprotocol/client";
+import { jsonOrUndefined } from "../json/index.ts";
 import type { Clock, IdSource } from "../env/environment.ts";
 import { httpFrameHeaders } from "../wire/http-headers.ts";
 import type { WireLog } from "../wire/wire-log.ts";
 import { FrameRecorder } from "./frame-recorder.ts";
+import { deliverFrame } from "./incoming-frame.ts";
 import type { McpTransport } from "./mcp-transport.ts";
 import { standardHeaders } from "./modern-headers.ts";
 import { LineSplitter } from "../framing/line-splitter.ts";
-import { type CreateSessionBody, parseRelayEvent, preview, type RelayConsoleEvent, sessionTarget } from "./relay-api.ts";
-import { bodyPreview, RELAY_FAILURE_CODE, NotJsonRpcError, type RelayFailureDetail, RelayError, relayErrorMessage, relayErrorOf } from "./relay-error.ts";
+import { type CreateSessionBody, parseRelayEvent, type RelayConsoleEvent, sessionTarget } from "./relay-api.ts";
+import { bodyPreview, RELAY_FAILURE_CODE, type RelayFailureDetail, RelayError, relayErrorMessage, relayErrorOf } from "./relay-error.ts";
 
 export interface RelayTransportOptions {
   readonly fetch: typeof fetch;
@@ -118,13 +120,7 @@ export class RelayTransport implements McpTransport {
 
   /** Sends any text as one message, valid JSON-RPC or not (raw mode); an enveloped request gets its Mcp-* headers. */
   async sendRaw(text: string): Promise<void> {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      parsed = undefined;
-    }
-    await this.#deliver(text, standardHeaders(parsed));
+    await this.#deliver(text, standardHeaders(jsonOrUndefined(text)));
   }
 
   async #deliver(text: string, mcpHeaders: Readonly<Record<string, string>>): Promise<void> {
@@ -214,19 +210,12 @@ export class RelayTransport implements McpTransport {
 
   #message(text: string): void {
     const value = this.#recorder.in(text, { ...(this.#lastStatus !== undefined ? { status: this.#lastStatus } : {}), ...(this.#lastHeaders ? { headers: this.#lastHeaders } : {}) });
-    const messages = Array.isArray(value) ? value : [value];
-    if (value === undefined || messages.length === 0) {
-      const what = "transport" in this.#options.session && this.#options.session.transport === "stdio" ? "the server process wrote a line to stdout" : "server sent a frame";
-      this.onerror?.(new NotJsonRpcError(`${what} that is not JSON-RPC: ${preview(text)}`));
-      return;
-    }
-    for (const one of messages) {
-      const parsed = specTypeSchemas.JSONRPCMessage["~standard"].validate(one);
-      const message = parsed.issues ? undefined : (one as JSONRPCMessage);
-      if (message && !("method" in message) && "id" in message && message.id !== undefined) this.#pending.delete(idKey(message.id));
-      if (message) this.onmessage?.(message);
-      else this.onerror?.(new NotJsonRpcError(`server sent a message that is not valid JSON-RPC 2.0: ${preview(JSON.stringify(one) ?? text)}`));
-    }
+    const source = "transport" in this.#options.session && this.#options.session.transport === "stdio" ? "stdout" : "frame";
+    const answered = (message: JSONRPCMessage) => {
+      if (!("method" in message) && "id" in message && message.id !== undefined) this.#pending.delete(idKey(message.id));
+      this.onmessage?.(message);
+    };
+    deliverFrame(value, text, source, answered, (error) => this.onerror?.(error));
   }
 
   #console(event: RelayConsoleEvent): void {

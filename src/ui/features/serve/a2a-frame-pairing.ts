@@ -1,4 +1,5 @@
 import type { ServedFrame } from "../../../core/backend/serve-api.ts";
+import { jsonOrUndefined } from "../../../core/json/index.ts";
 import { correlationOf } from "../../../core/mcp/frame-recorder.ts";
 
 /** Open exchanges remembered per key; the oldest are forgotten first. */
@@ -22,14 +23,6 @@ class Bounded<V> {
 
 /** An HTTP+JSON route that answers with a stream: every event belongs to the one request. */
 const STREAMING = /:(stream|subscribe)$/;
-
-function tryParse(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
 
 /**
  * Which exchange each served A2A frame belongs to, and how long after its request it crossed (by
@@ -62,7 +55,7 @@ export class A2aFramePairing {
 
   #correlation(frame: ServedFrame): string {
     if (frame.binding === "jsonrpc") {
-      const id = correlationOf(tryParse(frame.text));
+      const id = correlationOf(jsonOrUndefined(frame.text));
       return id === undefined ? this.#fresh() : `served-a2a/${id}`;
     }
     if (frame.binding !== "rest") return this.#fresh();

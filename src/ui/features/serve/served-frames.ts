@@ -1,5 +1,6 @@
 import type { ServedFrame } from "../../../core/backend/serve-api.ts";
 import type { IdSource } from "../../../core/env/index.ts";
+import { jsonOrUndefined } from "../../../core/json/index.ts";
 import { correlationOf, exchangeKey, isResponse } from "../../../core/mcp/frame-recorder.ts";
 import type { WireChannel, WireLog } from "../../../core/wire/index.ts";
 import { A2aFramePairing } from "./a2a-frame-pairing.ts";
@@ -12,14 +13,6 @@ const NAME: Record<ServedSurface, string> = { mcp: "MCP", nats: "NATS", a2a: "A2
 
 const MAX_ASKED = 10_000;
 const encoder = new TextEncoder();
-
-function tryParse(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
 
 /** A bounded map of when each request crossed, oldest forgotten first. */
 class AskedAt {
@@ -57,7 +50,7 @@ export class ServedFrameRecorder {
   }
 
   mcp(frame: ServedFrame): void {
-    const value = tryParse(frame.text);
+    const value = jsonOrUndefined(frame.text);
     const id = correlationOf(value);
     let correlationId: string;
     let rttMs: number | undefined;
