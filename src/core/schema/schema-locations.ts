@@ -37,16 +37,15 @@ export class SchemaLocations {
 
   /** Rewrites the errors' schema paths in place (ajv makes fresh error objects on every call); `definition`: the one validated. */
   place(errors: ErrorObject[], definition: string): ErrorObject[] {
-    const top = formatPointer([this.#container, definition]);
-    for (const error of errors) error.schemaPath = this.pathOf(error, top);
+    for (const error of errors) error.schemaPath = this.pathOf(error, definition);
     return errors;
   }
 
   /**
-   * The error's schema path as `#<pointer>/<keyword>`. `top` is the pointer of the definition the
-   * validator was compiled for. A path that cannot be placed is left as ajv wrote it.
+   * The error's schema path as `#<pointer>/<keyword>`; `definition`: the one the validator was
+   * compiled for. A path that cannot be placed is left as ajv wrote it.
    */
-  pathOf(error: ErrorObject, top: string): string {
+  pathOf(error: ErrorObject, definition: string): string {
     const tail = `/${error.keyword}`;
     const path = error.schemaPath;
     if (!path.startsWith("#") || !path.endsWith(tail)) return path;
@@ -58,7 +57,7 @@ export class SchemaLocations {
     // A `false` subschema is its own parent and no object: found by its path from a function root.
     if (parent !== false) return path;
     const within = path.slice(1, path.length - tail.length);
-    const placed = this.#falseSchema(top, within);
+    const placed = this.#falseSchema(formatPointer([this.#container, definition]), within);
     return placed === null ? path : `#${placed}${tail}`;
   }
 
