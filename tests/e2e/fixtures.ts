@@ -1,10 +1,11 @@
 import { test as base } from "@playwright/test";
 import { BackendClient, type BackendStatus } from "../../src/core/backend/backend-client.ts";
-import { readAppInfo, type AppInfo } from "./app-info.ts";
+import type { AppInfo } from "./app-info.ts";
+import { startBackend } from "./backend.ts";
 
 /**
  * Closes the MCP relay sessions a test left open. The backend closes a session only 30 s after its
- * page went away, allows 16 at once, and all specs share it: faster specs would fill it first.
+ * page went away, allows 16 at once, and all of a worker's specs share it: faster specs would fill it first.
  */
 async function closeRelaySessions(app: AppInfo): Promise<void> {
   const headers = { authorization: `Bearer ${app.token}` };
@@ -18,12 +19,23 @@ async function closeRelaySessions(app: AppInfo): Promise<void> {
   }
 }
 
-/** `app` is the running backend; `status` is its /api/status, read with the launch token. */
-export const test = base.extend<{ app: AppInfo; status: BackendStatus; relayCleanup: void }>({
-  // eslint-disable-next-line no-empty-pattern
-  app: async ({}, use) => {
-    await use(readAppInfo());
-  },
+/**
+ * `app` is the worker's running backend (each worker starts its own, so workers share no state);
+ * `status` is its /api/status, read with the launch token.
+ */
+export const test = base.extend<{ status: BackendStatus; relayCleanup: void }, { app: AppInfo }>({
+  app: [
+    // eslint-disable-next-line no-empty-pattern
+    async ({}, use) => {
+      const backend = await startBackend();
+      try {
+        await use(backend.info);
+      } finally {
+        await backend.stop();
+      }
+    },
+    { scope: "worker", timeout: 60_000 },
+  ],
   status: async ({ app }, use) => {
     await use(await new BackendClient({ fetch, token: app.token, baseUrl: app.origin }).status());
   },

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort } from "../../../server/nats/free-port.ts";
 import { waitForLaunchUrl } from "../../helpers/launch-url.ts";
-import { ROOT } from "../app-info.ts";
+import { buildRoot } from "../app-info.ts";
 import { expect, test } from "../fixtures.ts";
 import { McpPage } from "../pages/mcp-page.ts";
 import { NatsPage } from "../pages/nats-page.ts";
@@ -56,7 +56,7 @@ test.describe("the backend restarted under an open page", () => {
   });
 
   async function launch(port: number): Promise<{ child: ChildProcess; url: URL }> {
-    const root = process.env["PATCHBAY_E2E_BUILD"] ?? ROOT;
+    const root = buildRoot();
     const child = spawn(process.execPath, [join(root, "dist/server/cli.js"), "start", "--port", String(port), "--no-nats", "--workspace", workspace], { cwd: root, env: { ...process.env, NATS_URL: "" }, stdio: ["ignore", "pipe", "pipe"] });
     children.push(child);
     return { child, url: await waitForLaunchUrl(child, 20_000) };

@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { startNatsServer, type ManagedNats } from "../../../server/nats/managed-nats.ts";
 import { startServeProcess, type BuiltCli, type ServeProcess } from "../../helpers/serve-processes.ts";
-import { ROOT } from "../app-info.ts";
+import { buildRoot } from "../app-info.ts";
 import { expect, test } from "../fixtures.ts";
 import { FiskPage } from "../pages/fisk-page.ts";
 
@@ -11,7 +11,7 @@ import { FiskPage } from "../pages/fisk-page.ts";
  * Traffic), and a NATS server restart shown as disconnected, then reconnected.
  */
 
-const built: BuiltCli = { cli: join(process.env["PATCHBAY_E2E_BUILD"] ?? ROOT, "dist/server/cli.js"), dir: process.env["PATCHBAY_E2E_BUILD"] ?? ROOT, remove: async () => undefined };
+const built: BuiltCli = { cli: join(buildRoot(), "dist/server/cli.js"), dir: buildRoot(), remove: async () => undefined };
 
 test.describe("many instances of one identity", () => {
   const identity = `e2e-${crypto.randomUUID().slice(0, 8)}`;
