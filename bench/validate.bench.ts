@@ -8,6 +8,7 @@
 import { Ajv, type AnySchema, type ValidateFunction } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { createValidationEngine } from "../src/core/packs/index.ts";
+import { definitionContainer } from "../src/core/schema/schema-document.ts";
 import { splitInput, validateItem, type SchemaPack, type ValidationEngine } from "../src/core/validation/index.ts";
 import { mixedCapture } from "./capture.ts";
 import { median, option } from "./bench-stats.ts";
@@ -21,7 +22,7 @@ function rawValidator(pack: SchemaPack, definition: string, cache: Map<string, V
   const options = { strict: false, allErrors: false, validateFormats: false, allowUnionTypes: true };
   const ajv = pack.draft === "2020-12" ? new Ajv2020(options) : new Ajv(options);
   ajv.addSchema(pack.document as AnySchema);
-  const container = pack.draft === "2020-12" ? "$defs" : "definitions";
+  const container = definitionContainer(pack.draft);
   fn = ajv.getSchema(`${String(pack.document.$id)}#/${container}/${definition}`)!;
   cache.set(key, fn);
   return fn;

@@ -22,11 +22,11 @@ export async function startBackend(): Promise<RunningBackend> {
     env: { ...process.env, NATS_URL: "" },
     stdio: ["ignore", "pipe", "pipe"],
   });
-  const url = await waitForLaunchUrl(child, 20_000);
-  const info: AppInfo = { url: url.href, origin: url.origin, token: url.searchParams.get("token") ?? "" };
   const stop = async (): Promise<void> => {
-    child.kill("SIGINT");
+    const running = child.exitCode === null && child.signalCode === null;
+    if (running) child.kill("SIGINT");
     await new Promise<void>((resolve) => {
+      if (!running) return resolve();
       const t = setTimeout(() => {
         child.kill("SIGKILL");
         resolve();
@@ -38,5 +38,13 @@ export async function startBackend(): Promise<RunningBackend> {
     });
     rmSync(workspace, { recursive: true, force: true });
   };
-  return { info, stop };
+  let url: URL;
+  try {
+    url = await waitForLaunchUrl(child, 20_000);
+  } catch (error) {
+    // A backend that never printed its URL is not left running, nor its workspace behind.
+    await stop();
+    throw error;
+  }
+  return { info: { url: url.href, origin: url.origin, token: url.searchParams.get("token") ?? "" }, stop };
 }

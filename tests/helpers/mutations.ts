@@ -1,6 +1,7 @@
 import { Ajv, type AnySchema, type ValidateFunction } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import type { SchemaCompiler } from "../../src/core/schema/compiler.ts";
+import { definitionContainer } from "../../src/core/schema/schema-document.ts";
 import type { Family, FamilyModule, MessageKind, SchemaPack } from "../../src/core/validation/types.ts";
 
 /**
@@ -155,7 +156,7 @@ class PackSchema {
     const options = { strict: false, allErrors: false, validateFormats: false, allowUnionTypes: true };
     this.#ajv = pack.draft === "2020-12" ? new Ajv2020(options) : new Ajv(options);
     this.#ajv.addSchema(pack.document as AnySchema);
-    this.#container = pack.draft === "2020-12" ? "$defs" : "definitions";
+    this.#container = definitionContainer(pack.draft);
   }
 
   /** Where a kind's definition is in the document. */

@@ -6,6 +6,7 @@ import { issuesFromAjv, standsAlone } from "./ajv-issues.ts";
 import { needsEvaluationTracking, withoutEvaluationTracking } from "./evaluation-tracking.ts";
 import { inlineRefs } from "./inline-refs.ts";
 import { PACK_PATTERNS } from "./pack-patterns.ts";
+import { definitionContainer } from "./schema-document.ts";
 import { SchemaLocations } from "./schema-locations.ts";
 
 // ajv-formats is CommonJS; bundlers and Node disagree on where its default export lands.
@@ -93,7 +94,7 @@ const RESOLUTION_KEYWORDS: ReadonlySet<string> = new Set(["$id", "$anchor", "$dy
  * reach resolves other than by name in the document's own container.
  */
 function definitionText(pack: SchemaPack, definition: string): string | null {
-  const container = pack.draft === "2020-12" ? "$defs" : "definitions";
+  const container = definitionContainer(pack.draft);
   const defs = pack.document[container] as Readonly<Record<string, unknown>> | undefined;
   if (!defs) return null;
   const prefix = `#/${container}/`;
@@ -142,8 +143,7 @@ export class SchemaCompiler {
       const fast = createAjv(pack.draft, false, pack.assertFormats);
       const full = createAjv(pack.draft, true, pack.assertFormats);
       try {
-        const container = pack.draft === "2020-12" ? "$defs" : "definitions";
-        fast.addSchema(inlineRefs(pack.document, container) as AnySchema);
+        fast.addSchema(inlineRefs(pack.document, definitionContainer(pack.draft)) as AnySchema);
         if (pack.draft === "2020-12" && !needsEvaluationTracking(pack.document)) withoutEvaluationTracking(fast);
         full.addSchema(pack.document as AnySchema);
       } catch (err) {
@@ -170,7 +170,7 @@ export class SchemaCompiler {
     let fn = cache.get(definition);
     if (fn) return fn;
     const id = pack.document.$id;
-    const container = pack.draft === "2020-12" ? "$defs" : "definitions";
+    const container = definitionContainer(pack.draft);
     const defs = pack.document[container] as Record<string, unknown> | undefined;
     if (typeof id !== "string" || !defs || !(definition in defs)) {
       throw new PackCompileError(pack.id, `it has no definition "${definition}"`);

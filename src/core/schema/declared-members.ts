@@ -1,4 +1,5 @@
 import type { SchemaPack } from "../validation/types.ts";
+import { definitionNode, localRefTarget } from "./schema-document.ts";
 
 /**
  * The members a pack definition declares, place by place: what `properties` (and pattern or
@@ -143,16 +144,7 @@ class ShapeTable {
 
   /** A local `$ref`'s target; an unresolvable one is no schema (it declares nothing). */
   resolve(ref: string): unknown {
-    const at = ref.indexOf("#");
-    if (at < 0) return undefined;
-    let node: unknown = this.#document;
-    const pointer = ref.slice(at + 1);
-    if (pointer === "") return node;
-    for (const raw of pointer.split("/").slice(1)) {
-      const token = decodeURIComponent(raw).replaceAll("~1", "/").replaceAll("~0", "~");
-      node = Array.isArray(node) ? node[Number(token)] : isObject(node) ? node[token] : undefined;
-    }
-    return node;
+    return localRefTarget(this.#document, ref);
   }
 
   shape(nodes: readonly Json[]): MemberShape {
@@ -181,9 +173,7 @@ export function declaredMembers(pack: SchemaPack, definition: string): MemberSha
   if (root === undefined) {
     let table = TABLES.get(pack);
     if (!table) TABLES.set(pack, (table = new ShapeTable(pack.document)));
-    const container = pack.draft === "2020-12" ? "$defs" : "definitions";
-    const defs = pack.document[container];
-    const node = isObject(defs) ? defs[definition] : undefined;
+    const node = definitionNode(pack, definition);
     roots.set(definition, (root = isObject(node) ? table.shape([node]) : null));
   }
   return root;

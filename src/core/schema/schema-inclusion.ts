@@ -1,4 +1,5 @@
 import type { SchemaDraft } from "../validation/types.ts";
+import { definitionContainer, definitionNode } from "./schema-document.ts";
 
 /**
  * Whether every value one schema accepts, another accepts too, proven from their structure.
@@ -108,14 +109,11 @@ export class SchemaInclusion {
 
   /** A definition by its `$ref`; undefined for a reference that leaves the document's own definitions. */
   #target(side: SchemaSide, ref: unknown): unknown {
-    const container = side.draft === "2020-12" ? "$defs" : "definitions";
-    const prefix = `#/${container}/`;
+    const prefix = `#/${definitionContainer(side.draft)}/`;
     if (typeof ref !== "string" || !ref.startsWith(prefix)) return undefined;
     const name = ref.slice(prefix.length);
     if (name.includes("/") || name.includes("%")) return undefined;
-    const defs = side.document[container];
-    const key = name.replaceAll("~1", "/").replaceAll("~0", "~");
-    return isNode(defs) && Object.hasOwn(defs, key) ? defs[key] : undefined;
+    return definitionNode(side, name.replaceAll("~1", "/").replaceAll("~0", "~"));
   }
 
   /** `strict`: read as b's side (see the module note). Null when the schema cannot be taken apart. */

@@ -4,6 +4,7 @@ import { createValidationEngine } from "../packs/index.ts";
 import { D2020_PACK, D2020_SCHEMA, D7_PACK, D7_SCHEMA } from "../validation/test-packs.ts";
 import type { SchemaPack } from "../validation/types.ts";
 import { SchemaCompiler } from "./compiler.ts";
+import { pointerTarget } from "./schema-document.ts";
 
 /** A pack over `definitions`, in the container its draft names. */
 function packOf(base: SchemaPack, id: string, definitions: (ref: (name: string) => object) => Record<string, unknown>): SchemaPack {
@@ -23,13 +24,6 @@ const nested = (ref: (name: string) => object) => ({
   SideA: { type: "object", properties: { nope: false, leaf: ref("Leaf") } },
   SideB: { type: "object", properties: { nope: false, leaf: ref("Leaf") } },
 });
-
-/** The value a pointer leads to, or undefined. */
-function at(document: unknown, pointer: string): unknown {
-  let node: unknown = document;
-  for (const token of parsePointer(pointer)) node = typeof node === "object" && node !== null ? (node as Record<string, unknown>)[token] : undefined;
-  return node;
-}
 
 describe.each<[string, SchemaPack]>([
   ["draft-07", D7_PACK],
@@ -94,7 +88,7 @@ describe("schema paths in the protocol packs", () => {
             const tokens = parsePointer(path.slice(pack.id.length + 1));
             const keyword = tokens.pop()!;
             expect(keyword, path).toBe(issue.keyword === "enum" || issue.keyword === "const" ? keyword : issue.keyword);
-            const holder = at(pack.document, formatPointer(tokens));
+            const holder = pointerTarget(pack.document, formatPointer(tokens));
             if (keyword === "false schema") expect(holder, path).toBe(false);
             else expect(Object.hasOwn(holder as object, keyword), path).toBe(true);
             checked++;

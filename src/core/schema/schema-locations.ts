@@ -1,6 +1,7 @@
 import type { ErrorObject } from "ajv";
-import { formatPointer, parsePointer } from "../json/index.ts";
+import { formatPointer } from "../json/index.ts";
 import type { SchemaPack } from "../validation/types.ts";
+import { definitionContainer, pointerTarget } from "./schema-document.ts";
 
 /**
  * Where a pack document's schema errors lie, as pointers into the document. ajv writes an error's
@@ -20,7 +21,7 @@ export class SchemaLocations {
 
   constructor(pack: Pick<SchemaPack, "document" | "draft">) {
     this.#document = pack.document;
-    this.#container = pack.draft === "2020-12" ? "$defs" : "definitions";
+    this.#container = definitionContainer(pack.draft);
     const todo: [unknown, string][] = [[pack.document, ""]];
     for (let next = todo.pop(); next; next = todo.pop()) {
       const [node, pointer] = next;
@@ -99,10 +100,6 @@ export class SchemaLocations {
   }
 
   #at(pointer: string): unknown {
-    let node: unknown = this.#document;
-    for (const token of parsePointer(pointer)) {
-      node = typeof node === "object" && node !== null && Object.hasOwn(node, token) ? (node as Record<string, unknown>)[token] : undefined;
-    }
-    return node;
+    return pointerTarget(this.#document, pointer);
   }
 }

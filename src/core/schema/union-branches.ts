@@ -1,4 +1,5 @@
 import type { ErrorObject } from "ajv";
+import { localRefTarget } from "./schema-document.ts";
 
 /**
  * Which branch of a failed anyOf/oneOf each of its errors came from. ajv reports an error inside
@@ -24,27 +25,13 @@ function reached(branch: object, root: unknown): ReadonlySet<object> {
     if (!isNode(at) || set.has(at)) return;
     set.add(at);
     for (const [key, child] of Object.entries(at)) {
-      if (key === "$ref" && typeof child === "string") visit(resolve(root, child));
+      if (key === "$ref" && typeof child === "string") visit(localRefTarget(root, child));
       else visit(child);
     }
   };
   visit(branch);
   REACHED.set(branch, (found = set));
   return found;
-}
-
-/** A local `$ref`'s target in `root`, by the pointer after `#`. */
-function resolve(root: unknown, ref: string): unknown {
-  const at = ref.indexOf("#");
-  if (at < 0) return undefined;
-  let node = root;
-  const pointer = ref.slice(at + 1);
-  if (pointer === "") return node;
-  for (const raw of pointer.split("/").slice(1)) {
-    const token = decodeURIComponent(raw).replaceAll("~1", "/").replaceAll("~0", "~");
-    node = isNode(node) ? (node as Record<string, unknown>)[token] : undefined;
-  }
-  return node;
 }
 
 /** The instance path's tokens below the union's own place. */
@@ -71,7 +58,7 @@ function checksAt(branch: unknown, tokens: readonly string[], target: object, ro
     const key = `${id}:${i}`;
     if (seen.has(key)) return false;
     seen.add(key);
-    if (typeof node.$ref === "string" && walk(resolve(root, node.$ref), i)) return true;
+    if (typeof node.$ref === "string" && walk(localRefTarget(root, node.$ref), i)) return true;
     for (const union of UNDER_SAME_VALUE) {
       const list = node[union];
       if (Array.isArray(list) && list.some((b) => walk(b, i))) return true;

@@ -1,4 +1,5 @@
 import { type KindCheck, SchemaCompiler } from "../schema/compiler.ts";
+import { definitionNode } from "../schema/schema-document.ts";
 import { SchemaInclusion } from "../schema/schema-inclusion.ts";
 import type { FamilyModule, MessageKind, SchemaPack, SessionOptions } from "./types.ts";
 import { ValidationSession } from "./validation-session.ts";
@@ -66,15 +67,10 @@ export class ValidationEngine {
       const key = `${from.pack.id}\u0000${to.pack.id}`;
       let prover = this.#inclusions.get(key);
       if (!prover) this.#inclusions.set(key, (prover = new SchemaInclusion(from.pack, to.pack)));
-      found = row[to.cls] = prover.includes(definitionOf(from), definitionOf(to));
+      found = row[to.cls] = prover.includes(definitionNode(from.pack, from.kind.definition), definitionNode(to.pack, to.kind.definition));
     }
     return found;
   }
-}
-
-function definitionOf(version: Version): unknown {
-  const container = version.pack.draft === "2020-12" ? "$defs" : "definitions";
-  return (version.pack.document[container] as Readonly<Record<string, unknown>> | undefined)?.[version.kind.definition];
 }
 
 /**

@@ -26,7 +26,8 @@ export class RecentStrings<V> {
     let value = this.get(key);
     if (value === undefined) {
       value = lookup(key);
-      if (value !== undefined) this.set(key, value);
+      // Not among the recent keys, as get just found: no second scan.
+      if (value !== undefined) this.#add(key, value);
     }
     return value;
   }
@@ -38,6 +39,12 @@ export class RecentStrings<V> {
       this.#values[i] = value;
       return;
     }
+    this.#add(key, value);
+  }
+
+  /** A key not yet held: into a free slot, else over the oldest. */
+  #add(key: string, value: V): void {
+    const keys = this.#keys;
     if (keys.length < this.#size) {
       keys.push(key);
       this.#values.push(value);

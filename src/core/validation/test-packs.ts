@@ -17,6 +17,7 @@ import type {
   SchemaDraft,
   SchemaPack,
 } from "./types.ts";
+import { definitionContainer } from "../schema/schema-document.ts";
 
 export const D7_SCHEMA = "http://json-schema.org/draft-07/schema#";
 export const D2020_SCHEMA = "https://json-schema.org/draft/2020-12/schema";
@@ -108,7 +109,7 @@ interface PackOptions {
 
 /** A pack over the shared definitions, for the given draft. */
 export function testPack(options: PackOptions): SchemaPack {
-  const container = options.draft === "2020-12" ? "$defs" : "definitions";
+  const container = definitionContainer(options.draft);
   const defs = definitions(container, options.method);
   return {
     id: options.id,

@@ -1,3 +1,4 @@
+import { definitionContainer } from "../../schema/schema-document.ts";
 import { baseDefs } from "./defs-base.ts";
 import { clientDefs } from "./defs-client.ts";
 import { contentDefs } from "./defs-content.ts";
@@ -29,7 +30,7 @@ export function packDocumentId(version: McpVersion): string {
 }
 
 export function definitionsContainer(version: McpVersion): "definitions" | "$defs" {
-  return draftFor(version) === "2020-12" ? "$defs" : "definitions";
+  return definitionContainer(draftFor(version));
 }
 
 /** The definition names a union (`anyOf` of refs, or a single ref) lists. */
