@@ -71,6 +71,42 @@ export class ValidationEngine {
     }
     return found;
   }
+
+  readonly #plans = new WeakMap<MessageKind, ValidInPlan>();
+
+  /**
+   * For a message judged by `pack`'s `kind`: which of the kind's versions its passing settles (its
+   * own, and those it provably implies), and which still need a check. Worked out once per kind.
+   */
+  validInPlan(pack: SchemaPack, kind: MessageKind): ValidInPlan {
+    let plan = this.#plans.get(kind);
+    if (plan?.pack !== pack) {
+      const versions = this.versionsOf(pack.family, kind);
+      const own = versions.find((v) => v.pack === pack);
+      let settled = 0;
+      const open: Version[] = [];
+      const bits: number[] = [];
+      versions.forEach((version, v) => {
+        if (own !== undefined && this.implies(own, version)) settled |= 1 << v;
+        else {
+          open.push(version);
+          bits.push(1 << v);
+        }
+      });
+      plan = { pack, versions, settled, open, bits };
+      this.#plans.set(kind, plan);
+    }
+    return plan;
+  }
+}
+
+/** What ValidationEngine.validInPlan works out: `bits` holds each open version's bit in the mask of versions. */
+export interface ValidInPlan {
+  readonly pack: SchemaPack;
+  readonly versions: readonly Version[];
+  readonly settled: number;
+  readonly open: readonly Version[];
+  readonly bits: readonly number[];
 }
 
 /**

@@ -1,6 +1,6 @@
 import { parseJsonText } from "../json/index.ts";
 import { bestFirst, byScoreLeaningTo, catchAllBelow, DECISIVE_SCORE, EPSILON, merged, outranked, RECOGNITION_FLOOR, SCORE_MARGIN } from "./candidate-ranking.ts";
-import type { ValidationEngine, Version } from "./engine.ts";
+import type { ValidationEngine } from "./engine.ts";
 import { ClassMemo } from "./class-memo.ts";
 import { withEraIssues } from "./era-members.ts";
 import { locateInValidJson, locateIssues } from "./locate-issues.ts";
@@ -161,22 +161,20 @@ export class ValidationSession {
   /**
    * With nothing to settle the version, every version whose definition of the kind the message
    * passes. A definition class checked already (by the pick's loop, or an older version that kept
-   * the definition) is not checked again; the lists are shared by pattern of passing versions.
+   * the definition) is not checked again, nor is one the pick's definition provably lies within;
+   * the lists are shared by pattern of passing versions.
    */
   #validIn(value: unknown, pick: Candidate, basis: VersionBasis): readonly string[] {
     if (basis !== "evidence") return onlyVersion(pick.pack);
-    const versions = this.#engine.versionsOf(pick.pack.family, pick.kind);
+    const { versions, settled, open, bits } = this.#engine.validInPlan(pick.pack, pick.kind);
     if (versions.length === 1) return onlyVersion(pick.pack);
     const memo = this.#memo;
-    const engine = this.#engine;
-    let own: Version | undefined;
-    for (const version of versions) if (version.pack === pick.pack) own = version;
-    let mask = 0;
-    for (let v = 0; v < versions.length; v++) {
-      const version = versions[v]!;
-      // A version the pick's definition provably implies, or a class answered already, needs no
-      // validator: one not yet compiled for this version stays so.
-      if (version === own || (own !== undefined && engine.implies(own, version)) || (memo.known(version.cls) ?? memo.passes((version.check ??= engine.compiler.kindCheck(version.pack, version.kind)), value))) mask |= 1 << v;
+    const compiler = this.#engine.compiler;
+    let mask = settled;
+    for (let i = 0; i < open.length; i++) {
+      // A class answered already needs no validator: one not yet compiled for this version stays so.
+      const version = open[i]!;
+      if (memo.known(version.cls) ?? memo.passes((version.check ??= compiler.kindCheck(version.pack, version.kind)), value)) mask |= bits[i]!;
     }
     const lists = versions[0]!.out;
     return (lists[mask] ??= versions.filter((_, v) => (mask & (1 << v)) !== 0).map((v) => v.pack.version));

@@ -37,4 +37,17 @@ describe("validIn", () => {
     expect(v.validIn).toEqual(["2025-06-18", "2025-11-25"]);
     expect(packsAsked()).toEqual(expect.arrayContaining(["mcp/2024-11-05", "mcp/2025-03-26"]));
   });
+
+  it("plans once per kind which versions the judged one settles and which stay to be checked", () => {
+    const engine = createValidationEngine();
+    const pack = engine.pack("mcp/2025-11-25")!;
+    const kind = pack.kinds.find((k) => k.id === "tools/call:result")!;
+    const plan = engine.validInPlan(pack, kind);
+    const versionsOf = (mask: number) => plan.versions.filter((_, v) => (mask & (1 << v)) !== 0).map((v) => v.pack.version);
+    expect(versionsOf(plan.settled)).toEqual(expect.arrayContaining(["2025-11-25"]));
+    expect(plan.open.map((v) => v.pack.version)).toEqual(expect.arrayContaining(["2024-11-05", "2026-07-28"]));
+    expect(versionsOf(plan.bits.reduce((a, b) => a | b, 0))).toEqual(plan.open.map((v) => v.pack.version));
+    expect(plan.settled & plan.bits.reduce((a, b) => a | b, 0)).toBe(0);
+    expect(engine.validInPlan(pack, kind)).toBe(plan);
+  });
 });
