@@ -4,6 +4,8 @@
  * 100,000-message mixed capture, against the floor of
  * JSON.parse plus one raw pre-compiled ajv call per message on its already known definition,
  * measured in the same process, alternating rounds. Goal: within 2x of the floor.
+ * `--gate` fails over the goal; `--ceiling R` fails over R, a regression guard for while the goal
+ * is not met with margin enough to gate on it.
  */
 import { Ajv, type AnySchema, type ValidateFunction } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
@@ -40,6 +42,15 @@ function knownSchemas(engine: ValidationEngine, lines: readonly string[]): (Vali
   });
 }
 
+/** `--ceiling R`: a ratio, at least the goal (a ceiling under it would be the gate). */
+function ceilingOption(args: readonly string[]): number | undefined {
+  const at = args.indexOf("--ceiling");
+  if (at < 0) return undefined;
+  const value = Number(args[at + 1]);
+  if (!Number.isFinite(value) || value < GOAL) throw new Error(`--ceiling must be a ratio of at least ${GOAL}`);
+  return value;
+}
+
 function timed(work: () => number): { ms: number; result: number } {
   const start = performance.now();
   const result = work();
@@ -49,6 +60,7 @@ function timed(work: () => number): { ms: number; result: number } {
 export async function run(args: readonly string[]): Promise<number> {
   const count = option(args, "--count", 100_000);
   const rounds = option(args, "--rounds", 5);
+  const ceiling = ceilingOption(args);
   const lines = mixedCapture(count);
   const capture = lines.join("\n");
   const engine = createValidationEngine();
@@ -105,6 +117,10 @@ export async function run(args: readonly string[]): Promise<number> {
   process.stdout.write(`${out.join("\n")}\n`);
   if (floorValid !== pipelineValid) {
     process.stderr.write(`the floor and the pipeline disagree on how many messages are valid (${floorValid} vs ${pipelineValid})\n`);
+    return 1;
+  }
+  if (ceiling !== undefined && ratio > ceiling) {
+    process.stderr.write(`the ratio ${ratio.toFixed(2)}x is over the regression ceiling of ${ceiling}x\n`);
     return 1;
   }
   return args.includes("--gate") && ratio > GOAL ? 1 : 0;
