@@ -6,6 +6,11 @@ import { configDefaults, defineConfig } from "vitest/config";
  * Vitest's default, one worker fewer than the cores, is a single worker on a two-core machine.
  * Unit tests keep every core busy, in threads (they start faster than processes); integration
  * tests mostly wait on their peers, so one more file than cores runs at once.
+ *
+ * A unit worker keeps the modules it loaded from one test file to the next (`isolate: false`):
+ * loading them afresh for every file was half of the run. No unit test may rely on state another
+ * file left or on a module loaded fresh; they pass in shuffled order (`--sequence.shuffle`).
+ * Integration files stay isolated: they start servers and clients whose module state is theirs.
  */
 const CORES = availableParallelism();
 
@@ -34,6 +39,7 @@ export default defineConfig({
           environment: "node",
           pool: "threads",
           maxWorkers: CORES,
+          isolate: false,
           include: ["src/**/*.test.ts", "server/**/*.test.ts", "tests/unit/**/*.test.ts", "tests/agreement/**/*.test.ts"],
         },
       },
