@@ -1,6 +1,7 @@
 import { availableParallelism } from "node:os";
 import { svelte } from "@sveltejs/vite-plugin-svelte";
 import { configDefaults, defineConfig } from "vitest/config";
+import { BaseSequencer, type TestSpecification } from "vitest/node";
 
 /**
  * Vitest's default, one worker fewer than the cores, is a single worker on a two-core machine.
@@ -27,10 +28,38 @@ const INTEGRATION = {
   hookTimeout: 30_000,
 };
 
+/**
+ * Integration files that take several times as long as the rest, longest first. A clean clone
+ * has no durations cached, so vitest would start them by file size, and the longest could be
+ * left running alone at the end while the other workers idle.
+ */
+const LONG_FIRST = [
+  "tests/integration/cli-oauth-conformance.test.ts",
+  "tests/integration/conformance-routes.test.ts",
+  "tests/integration/serve-bridge.test.ts",
+  "tests/integration/serve-conformance.test.ts",
+  "tests/integration/serve-bridge-conformance.test.ts",
+];
+
+/** Vitest's order (projects one after another), with each project's LONG_FIRST files moved to its front. */
+class LongFirstSequencer extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const projects = [...new Set(sorted.map((f) => f.project.name))];
+    const rank = (f: TestSpecification) => {
+      const at = LONG_FIRST.findIndex((name) => f.moduleId.endsWith(name));
+      return at < 0 ? LONG_FIRST.length : at;
+    };
+    const place = new Map(sorted.map((f, i) => [f, i]));
+    return sorted.toSorted((a, b) => projects.indexOf(a.project.name) - projects.indexOf(b.project.name) || rank(a) - rank(b) || place.get(a)! - place.get(b)!);
+  }
+}
+
 /** The folder decides the tier: colocated *.test.ts are unit tests, tests/integration needs real peers. */
 export default defineConfig({
   plugins: [svelte()],
   test: {
+    sequence: { sequencer: LongFirstSequencer },
     projects: [
       {
         extends: true,
