@@ -52,7 +52,7 @@ function sorted(candidates: Seed[], compiler: SchemaCompiler): SeedSet {
       oversized++;
       continue;
     }
-    const issue = compiler.check(seed.pack, seed.kind.definition, seed.message, "first")[0];
+    const issue = compiler.firstIssue(seed.pack, seed.kind.definition, seed.message);
     if (issue) refused.push({ seed, issue: `${issue.pointer} ${issue.message}` });
     else seeds.push(seed);
   }

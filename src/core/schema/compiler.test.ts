@@ -89,7 +89,6 @@ describe("SchemaCompiler caching", () => {
     expect(lookups("Request")).toBe(2);
     compiler.check(D7_PACK, "Result", {});
     expect(lookups("Result")).toBe(1); // "all" needs only the all-errors validator
-    compiler.check(D7_PACK, "Result", {}, "first");
     compiler.isValid(D7_PACK, "Result", {});
     expect(lookups("Result")).toBe(2);
   });
@@ -192,14 +191,16 @@ describe("SchemaCompiler.definitionClass", () => {
   });
 });
 
-describe("SchemaCompiler.check modes", () => {
+describe("SchemaCompiler.check and firstIssue", () => {
   const compiler = new SchemaCompiler();
 
-  it("returns every issue, or only the first", () => {
+  it("returns every issue, and firstIssue the one it lists first", () => {
     const value = { name: "UPPER", level: "extreme", kind: "loose" };
-    expect(compiler.check(D7_PACK, "Strict", value).length).toBe(3);
-    expect(compiler.check(D7_PACK, "Strict", value, "first")).toHaveLength(1);
-    expect(compiler.check(D7_PACK, "Strict", { name: "ok" }, "first")).toEqual([]);
+    const all = compiler.check(D7_PACK, "Strict", value);
+    expect(all.length).toBe(3);
+    expect(compiler.firstIssue(D7_PACK, "Strict", value)).toEqual(all[0]);
+    expect(compiler.check(D7_PACK, "Strict", { name: "ok" })).toEqual([]);
+    expect(compiler.firstIssue(D7_PACK, "Strict", { name: "ok" })).toBeUndefined();
   });
 });
 

@@ -233,13 +233,11 @@ export class SchemaCompiler {
     return this.#function(pack, definition, "fast")(value) as boolean;
   }
 
-  /** Every problem with `value` against a pack definition, or only the first; empty when valid. */
-  check(pack: SchemaPack, definition: string, value: unknown, mode: "first" | "all" = "all"): Issue[] {
-    if (mode === "first" && this.isValid(pack, definition, value)) return [];
+  /** Every problem with `value` against a pack definition; empty when valid. */
+  check(pack: SchemaPack, definition: string, value: unknown): Issue[] {
     const fn = this.#function(pack, definition, "full");
     if (fn(value)) return [];
-    const issues = issuesFromAjv(this.#located(pack, fn.errors ?? [], definition), pack.id, "schema", "", pack.document);
-    return mode === "first" ? issues.slice(0, 1) : issues;
+    return issuesFromAjv(this.#located(pack, fn.errors ?? [], definition), pack.id, "schema", "", pack.document);
   }
 
   /**
