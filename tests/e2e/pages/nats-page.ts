@@ -39,8 +39,10 @@ export class NatsPage {
     await expect(this.serverUrl).toBeVisible();
   }
 
+  /** Connects to `serverUrl`, or to the URL the page filled in: the managed server's comes with the backend's status, and a person clicks once it shows. */
   async connect(serverUrl?: string): Promise<void> {
     if (serverUrl !== undefined) await this.serverUrl.fill(serverUrl);
+    else await expect(this.serverUrl).toHaveValue(/^wss?:\/\//);
     await this.connectButton.click();
   }
 

@@ -51,6 +51,30 @@ describe("AgentsState", () => {
     expect(agents.withCards).toEqual(["alpha"]);
   });
 
+  it("rediscovers while the last reply is still being checked: the newer card clears gone, and the late verdict is dropped", async () => {
+    const checks: ((v: Verdict) => void)[] = [];
+    const { client, agents } = setup(() => new Promise<Verdict>((resolve) => checks.push(resolve)));
+    client.discoveries.set("alpha", cardResult("alpha", {}, '{"reply":1}'));
+    const first = agents.discover("alpha");
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(agents.selectedEntry?.validation).toBe("pending");
+    agents.markGone("alpha", "a task found nothing serving it");
+    client.discoveries.set("alpha", cardResult("alpha", {}, '{"reply":2}'));
+    const second = agents.discover("alpha");
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(client.calls.filter(([name]) => name === "discover")).toHaveLength(2);
+    expect(agents.gone).toEqual({});
+    expect(agents.pending).toEqual([]);
+    checks[0]!({ ...VALID, notes: ["late"] });
+    await first;
+    expect(agents.selectedEntry).toMatchObject({ validation: "pending" });
+    checks[1]!(VALID);
+    await second;
+    expect(agents.selectedEntry).toMatchObject({ verdict: VALID, validation: "done" });
+  });
+
   it("shows a failed check as such, and leaves an outcome without a reply unchecked", async () => {
     const { client, agents } = setup(() => Promise.reject(new Error("worker gone")));
     client.discoveries.set("alpha", cardResult("alpha"));

@@ -104,22 +104,26 @@ export class AgentsState {
     this.discoverError = problem ?? (client ? null : NOT_CONNECTED);
     this.#discoverErrorFor = this.discoverName;
     if (problem || !client || this.pending.includes(identity)) return;
+    // Pending while the request is out, not while its reply is checked: a Rediscover clicked
+    // during a slow check is a new question, and #validate keeps only the newest reply's verdict.
     this.pending = [...this.pending, identity];
+    let result: DiscoveryResult;
     try {
-      const result = await client.discover(identity);
-      const given = "verdict" in result.outcome ? result.outcome.verdict : undefined;
-      const needsCheck = !given && result.replyText !== undefined;
-      this.#put({ identity, result, verdict: given ?? null, validation: needsCheck ? "pending" : "done" });
-      if (result.outcome.kind === "card") this.#clearGone(identity);
-      else if (result.outcome.kind === "no-such-agent") this.markGone(identity, `discovery got no responders (503) on ${result.subject}`);
-      this.selected = identity;
-      if (needsCheck) await this.#validate(identity, result);
+      result = await client.discover(identity);
     } catch (err) {
       this.discoverError = `Discovering ${identity} failed: ${(err as Error).message}`;
       this.#discoverErrorFor = this.discoverName;
+      return;
     } finally {
       this.pending = this.pending.filter((p) => p !== identity);
     }
+    const given = "verdict" in result.outcome ? result.outcome.verdict : undefined;
+    const needsCheck = !given && result.replyText !== undefined;
+    this.#put({ identity, result, verdict: given ?? null, validation: needsCheck ? "pending" : "done" });
+    if (result.outcome.kind === "card") this.#clearGone(identity);
+    else if (result.outcome.kind === "no-such-agent") this.markGone(identity, `discovery got no responders (503) on ${result.subject}`);
+    this.selected = identity;
+    if (needsCheck) await this.#validate(identity, result);
   }
 
   async #validate(identity: string, result: DiscoveryResult): Promise<void> {
