@@ -132,14 +132,14 @@ function prepare(dir: string, version: McpVersion): Versioned {
 const compiler = new SchemaCompiler();
 
 function verdicts(v: Versioned, definition: string, message: unknown): { ours: boolean; theirs: boolean; detail: string } {
-  const issues = compiler.check(v.pack, definition, message, "first");
+  const first = compiler.firstIssue(v.pack, definition, message);
   const container = definitionsContainer(v.pack.version as McpVersion);
   const failed: string[] = [];
   for (const [name, part] of upstreamChecks(definition, v.ours, v.theirs, message)) {
     if (!v.upstream.valid(`${v.upstreamId}#/${container}/${name}`, part)) failed.push(`${name}: ${v.upstream.lastErrors()}`);
   }
-  const ourFirst = issues[0] ? `${issues[0].pointer} ${issues[0].message}` : "valid";
-  return { ours: issues.length === 0, theirs: failed.length === 0, detail: `ours: ${ourFirst}; upstream: ${failed.join(" | ") || "valid"}` };
+  const ourFirst = first ? `${first.pointer} ${first.message}` : "valid";
+  return { ours: first === undefined, theirs: failed.length === 0, detail: `ours: ${ourFirst}; upstream: ${failed.join(" | ") || "valid"}` };
 }
 
 describeWithReference("MCP packs agree with the upstream schemas", (dir) => {
