@@ -227,15 +227,18 @@ export function issuesFromAjv(errors: readonly ErrorObject[], packId: string, so
     kept.push(error);
   }
   // A value of the wrong type fails its const, enum or pattern as well; the type says it all.
-  const mistyped = new Set(kept.filter((e) => e.keyword === "type").map((e) => e.instancePath));
-  const seen = new Set<string>();
+  const mistyped = kept.some((e) => e.keyword === "type") ? new Set(kept.filter((e) => e.keyword === "type").map((e) => e.instancePath)) : null;
+  // A single error has nothing to repeat: most failed messages have one, and need no set.
+  const seen = kept.length > 1 ? new Set<string>() : null;
   const issues: Issue[] = [];
   for (const error of kept) {
-    if (mistyped.size > 0 && REDUNDANT_AFTER_TYPE.has(error.keyword) && mistyped.has(error.instancePath)) continue;
+    if (mistyped !== null && REDUNDANT_AFTER_TYPE.has(error.keyword) && mistyped.has(error.instancePath)) continue;
     const { pointer, message } = describe(error, base);
-    const key = `${pointer}\u0000${message}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
+    if (seen !== null) {
+      const key = `${pointer}\u0000${message}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+    }
     issues.push({
       pointer,
       message,

@@ -34,6 +34,24 @@ function reached(branch: object, root: unknown): ReadonlySet<object> {
   return found;
 }
 
+/** By union (its list of branches), by schema object: the branches that reach it. */
+const OWNERS = new WeakMap<readonly unknown[], WeakMap<object, readonly number[]>>();
+
+/**
+ * The branches of a union that reach `node`; both are parts of a pack's document, which does not
+ * change, so the answer is worked out once (a failed union has many errors, often in many branches).
+ */
+function reachingBranches(branches: readonly unknown[], node: object, root: unknown): readonly number[] {
+  let byNode = OWNERS.get(branches);
+  if (!byNode) OWNERS.set(branches, (byNode = new WeakMap()));
+  let owners = byNode.get(node);
+  if (!owners) {
+    owners = branches.flatMap((b, i) => (isNode(b) && reached(b, root).has(node) ? [i] : []));
+    byNode.set(node, owners);
+  }
+  return owners;
+}
+
 /** The instance path's tokens below the union's own place. */
 function tokensBelow(path: string, base: string): string[] {
   const rest = path.slice(base.length);
@@ -89,14 +107,13 @@ function checksAt(branch: unknown, tokens: readonly string[], target: object, ro
  * earliest of them no earlier than the previous error's branch.
  */
 export function unionBranches(union: ErrorObject, members: readonly ErrorObject[], root: unknown): (number | undefined)[] {
-  const branches = union.schema;
+  const branches: unknown = union.schema;
   if (!Array.isArray(branches) || root === undefined) return members.map(() => undefined);
-  const sets = branches.map((b) => (isNode(b) ? reached(b, root) : new Set<object>()));
   let current = 0;
   return members.map((error) => {
     const parent = error.parentSchema;
     if (!isNode(parent)) return current;
-    let owners = sets.flatMap((set, i) => (set.has(parent) ? [i] : []));
+    let owners = reachingBranches(branches, parent, root);
     if (owners.length > 1) {
       const tokens = tokensBelow(error.instancePath, union.instancePath);
       const placed = owners.filter((i) => checksAt(branches[i], tokens, parent, root));
