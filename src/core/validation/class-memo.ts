@@ -41,9 +41,9 @@ export class ClassMemo {
     this.#message++;
   }
 
-  /** The yes/no answer already found for a class, if any. */
+  /** The yes/no answer already found for a class, if any. A class past the arrays is unanswered (reading past them would unsettle compiled code). */
   known(cls: number): boolean | undefined {
-    return this.#answered[cls] === this.#message ? this.#valid[cls] : undefined;
+    return cls < this.#answered.length && this.#answered[cls] === this.#message ? this.#valid[cls] : undefined;
   }
 
   /** Whether `value` passes the kind's definition in `pack`. */

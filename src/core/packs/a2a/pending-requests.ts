@@ -15,9 +15,11 @@ export class PendingRequests {
   /** Ids of each type listed or open: a repeated id is counted once it is indexed. */
   #numbers = 0;
   #strings = 0;
-  /** Remembered, not yet in the map; at most `limit`, so memory stays bounded. */
-  #listedIds: (string | number)[] = [];
-  #listedEntries: MethodEntry[] = [];
+  /**
+   * Remembered, not yet in the map, as id and entry pairs in one list (one append per request);
+   * at most `limit` pairs, so memory stays bounded.
+   */
+  #listed: (string | number | MethodEntry)[] = [];
   /**
    * One iterator kept for evictions: everything before it was evicted, so its next key is the
    * oldest. A fresh keys().next() would walk every deleted slot before the first live one.
@@ -43,11 +45,10 @@ export class PendingRequests {
 
   /** Remembers an open request as the newest; a repeated id moves to the end, so the oldest is forgotten first. */
   remember(id: string | number, entry: MethodEntry): void {
-    this.#listedIds.push(id);
-    this.#listedEntries.push(entry);
+    this.#listed.push(id, entry);
     if (typeof id === "number") this.#numbers++;
     else this.#strings++;
-    if (this.#listedIds.length >= this.#limit) this.#index();
+    if (this.#listed.length >= 2 * this.#limit) this.#index();
   }
 
   forget(id: unknown): void {
@@ -61,12 +62,10 @@ export class PendingRequests {
 
   /** Puts the listed requests in the map, in order, with the evictions they would have caused. */
   #index(): void {
-    const ids = this.#listedIds;
-    if (ids.length === 0) return;
-    const entries = this.#listedEntries;
-    this.#listedIds = [];
-    this.#listedEntries = [];
-    for (let i = 0; i < ids.length; i++) this.#insert(ids[i]!, entries[i]!);
+    const listed = this.#listed;
+    if (listed.length === 0) return;
+    this.#listed = [];
+    for (let i = 0; i < listed.length; i += 2) this.#insert(listed[i] as string | number, listed[i + 1] as MethodEntry);
   }
 
   #insert(id: string | number, entry: MethodEntry): void {

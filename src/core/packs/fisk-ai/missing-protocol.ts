@@ -55,13 +55,13 @@ function fit(entry: KindMembers, members: readonly string[]): readonly [number, 
 const better = (a: readonly number[], b: readonly number[]): number => b[0]! - a[0]! || a[1]! - b[1]! || a[2]! - b[2]!;
 
 /**
- * Candidates for a value with the fisk-ai header and no protocol; null without that header. A
- * protocol of the wrong type is left alone: it names no kind, and such a message stays
- * unclassified, as upstream's schemas (keyed by protocol id) leave it.
+ * Candidates for a value with the fisk-ai header and no protocol member (the caller has read it);
+ * null without that header. A protocol of the wrong type is not for here: it names no kind, and
+ * such a message stays unclassified, as upstream's schemas (keyed by protocol id) leave it.
  */
 export function missingProtocolRecognition(value: Record<string, unknown>): Recognition | null {
   // Most values here are other families' messages: two reads tell nearly all of them apart.
-  if ("protocol" in value || (!("conversation" in value) && !("sender" in value))) return null;
+  if (!("conversation" in value) && !("sender" in value)) return null;
   const signs = headerSigns(value);
   if (signs < WEAK_SIGNS) return null;
   const members = Object.keys(value).filter((n) => !HEADER.has(n));
