@@ -45,13 +45,13 @@ const LONG_FIRST = [
 class LongFirstSequencer extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const sorted = await super.sort(files);
-    const projects = [...new Set(sorted.map((f) => f.project.name))];
+    // Projects keep vitest's order; toSorted is stable, so ties keep it too.
+    const projects = new Map([...new Set(sorted.map((f) => f.project.name))].map((name, i) => [name, i]));
     const rank = (f: TestSpecification) => {
       const at = LONG_FIRST.findIndex((name) => f.moduleId.endsWith(name));
       return at < 0 ? LONG_FIRST.length : at;
     };
-    const place = new Map(sorted.map((f, i) => [f, i]));
-    return sorted.toSorted((a, b) => projects.indexOf(a.project.name) - projects.indexOf(b.project.name) || rank(a) - rank(b) || place.get(a)! - place.get(b)!);
+    return sorted.toSorted((a, b) => projects.get(a.project.name)! - projects.get(b.project.name)! || rank(a) - rank(b));
   }
 }
 
