@@ -33,7 +33,7 @@ export async function startPeer(built: BuiltCli, natsUrl: string, identity: stri
 
 /** `serve --http --port 0 --bridge …`, resolved once it prints its URL. */
 export function startBridgeHttp(built: BuiltCli, natsUrl: string, args: readonly string[]): Promise<HttpServe> {
-  return startHttpServe({ root: built.dir, cli: built.cli, cleanup: built.remove }, ["--nats-url", natsUrl, ...args]);
+  return startHttpServe(built, ["--nats-url", natsUrl, ...args]);
 }
 
 /** A bridge that should not start: its exit code and what it said. */

@@ -1,6 +1,6 @@
 /**
- * `patchbay serve` as a real process for the era tests: the bundled CLI built into a private
- * folder (as `bin/patchbay.mjs` runs it), started over HTTP or stdio, and three kinds of peer:
+ * `patchbay serve` as a real process for the era tests: the bundled CLI (see buildCli in
+ * serve-processes.ts), started over HTTP or stdio, and three kinds of peer:
  * the v1 SDK client (legacy), the v2 client (legacy or auto-negotiated), and a raw 2026-07-28
  * client that writes the `_meta` envelope and the standard headers itself (the tasks extension
  * has no SDK client here).
@@ -12,31 +12,8 @@ import { StdioClientTransport as V1StdioTransport } from "@modelcontextprotocol/
 import { StreamableHTTPClientTransport as V1HttpTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { ClientCapabilities } from "@modelcontextprotocol/sdk/types.js";
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdir, mkdtemp, rm, symlink } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { build } from "vite";
 import { SseSplitter } from "../../src/core/framing/sse-splitter.ts";
-
-const repo = fileURLToPath(new URL("../..", import.meta.url));
-
-export interface BuiltCli {
-  readonly root: string;
-  readonly cli: string;
-  cleanup(): Promise<void>;
-}
-
-/** Builds the CLI bundle into a private folder (never the shared dist/). */
-export async function buildServedCli(): Promise<BuiltCli> {
-  const root = await mkdtemp(join(tmpdir(), "patchbay-eras-"));
-  // The bundle keeps packages external; they resolve through this link, as from the package root.
-  await symlink(join(repo, "node_modules"), join(root, "node_modules"), "dir");
-  const out = join(root, "dist");
-  await mkdir(out);
-  await build({ configFile: join(repo, "vite.server.config.ts"), logLevel: "silent", build: { outDir: out } });
-  return { root, cli: join(out, "cli.js"), cleanup: () => rm(root, { recursive: true, force: true }) };
-}
+import type { BuiltCli } from "./serve-processes.ts";
 
 export interface HttpServe {
   readonly url: string;
@@ -47,7 +24,7 @@ export interface HttpServe {
 
 /** `patchbay serve --http --port 0 …args`, resolved once it prints its URL. */
 export async function startHttpServe(built: BuiltCli, args: readonly string[]): Promise<HttpServe> {
-  const child = spawn(process.execPath, [built.cli, "serve", "--http", "--port", "0", ...args], { cwd: built.root, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [built.cli, "serve", "--http", "--port", "0", ...args], { cwd: built.dir, stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
   let err = "";
   child.stdout!.on("data", (c: Buffer) => (out += c.toString("utf8")));
@@ -86,7 +63,7 @@ export async function v1Client(surface: Surface, capabilities: ClientCapabilitie
   const transport =
     surface.kind === "http"
       ? new V1HttpTransport(new URL(surface.url))
-      : new V1StdioTransport({ command: process.execPath, args: [surface.built.cli, "serve", "--stdio", ...surface.args], cwd: surface.built.root, stderr: "pipe" });
+      : new V1StdioTransport({ command: process.execPath, args: [surface.built.cli, "serve", "--stdio", ...surface.args], cwd: surface.built.dir, stderr: "pipe" });
   await client.connect(transport);
   return client;
 }
@@ -97,7 +74,7 @@ export async function v2Client(surface: Surface, mode: "legacy" | "auto", capabi
   const transport =
     surface.kind === "http"
       ? new V2HttpTransport(new URL(surface.url))
-      : new V2StdioTransport({ command: process.execPath, args: [surface.built.cli, "serve", "--stdio", ...surface.args], cwd: surface.built.root, stderr: "pipe" });
+      : new V2StdioTransport({ command: process.execPath, args: [surface.built.cli, "serve", "--stdio", ...surface.args], cwd: surface.built.dir, stderr: "pipe" });
   await client.connect(transport);
   return client;
 }
@@ -143,7 +120,7 @@ export function rawModernHttp(url: string): RawModern {
 }
 
 export function rawModernStdio(built: BuiltCli, args: readonly string[]): RawModern {
-  const child = spawn(process.execPath, [built.cli, "serve", "--stdio", ...args], { cwd: built.root, stdio: ["pipe", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [built.cli, "serve", "--stdio", ...args], { cwd: built.dir, stdio: ["pipe", "pipe", "pipe"] });
   const waiting = new Map<number, (answer: RpcAnswer) => void>();
   let buffer = "";
   child.stdout!.on("data", (chunk: Buffer) => {

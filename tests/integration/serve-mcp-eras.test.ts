@@ -10,7 +10,8 @@ import { LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/type
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { alive, buildServedCli, startHttpServe, until, v1Client, v2Client, type BuiltCli, type HttpServe, type Surface } from "../helpers/served-cli.ts";
+import { alive, startHttpServe, until, v1Client, v2Client, type HttpServe, type Surface } from "../helpers/served-cli.ts";
+import { buildCli, type BuiltCli } from "../helpers/serve-processes.ts";
 
 let built: BuiltCli;
 let http: HttpServe;
@@ -22,8 +23,8 @@ const surfaces: Record<"http" | "stdio", () => Surface> = {
 const open: { close(): Promise<void> }[] = [];
 
 beforeAll(async () => {
-  built = await buildServedCli();
-  kit = join(built.root, "eras-kit.json");
+  built = await buildCli();
+  kit = join(built.dir, "eras-kit.json");
   const holdScript = "require('fs').writeFileSync(process.argv.at(-1), String(process.pid)); setTimeout(() => {}, 120000)";
   await writeFile(
     kit,
@@ -51,12 +52,12 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const client of open.splice(0)) await client.close().catch(() => undefined);
   await http?.stop();
-  await built?.cleanup();
+  await built?.remove();
 });
 
 const textOf = (result: unknown) => ((result as { content: { text?: string }[] }).content[0]?.text ?? "");
 let pidfiles = 0;
-const pidfile = () => join(built.root, `hold-${++pidfiles}.pid`);
+const pidfile = () => join(built.dir, `hold-${++pidfiles}.pid`);
 async function heldPid(file: string): Promise<number> {
   await until(async () => (await readFile(file, "utf8").catch(() => "")) !== "", `the pid in ${file}`);
   return Number(await readFile(file, "utf8"));

@@ -15,18 +15,17 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   alive,
-  buildServedCli,
   rawModernHttp,
   rawModernStdio,
   startHttpServe,
   TASKS_EXTENSION,
   until,
   v1Client,
-  type BuiltCli,
   type HttpServe,
   type RawModern,
   type Surface,
 } from "../helpers/served-cli.ts";
+import { buildCli, type BuiltCli } from "../helpers/serve-processes.ts";
 
 let built: BuiltCli;
 let http: HttpServe;
@@ -35,8 +34,8 @@ const open: { close(): Promise<void> }[] = [];
 const surface = (kind: "http" | "stdio"): Surface => (kind === "http" ? { kind, url: http.url } : { kind, built, args: [kit, "--fixtures"] });
 
 beforeAll(async () => {
-  built = await buildServedCli();
-  kit = join(built.root, "tasks-kit.json");
+  built = await buildCli();
+  kit = join(built.dir, "tasks-kit.json");
   const holdScript = "require('fs').writeFileSync(process.argv.at(-1), String(process.pid)); setTimeout(() => {}, 120000)";
   await writeFile(
     kit,
@@ -64,11 +63,11 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const client of open.splice(0)) await client.close().catch(() => undefined);
   await http?.stop();
-  await built?.cleanup();
+  await built?.remove();
 });
 
 let pidfiles = 0;
-const pidfile = () => join(built.root, `task-hold-${++pidfiles}.pid`);
+const pidfile = () => join(built.dir, `task-hold-${++pidfiles}.pid`);
 async function heldPid(file: string): Promise<number> {
   await until(async () => (await readFile(file, "utf8").catch(() => "")) !== "", `the pid in ${file}`);
   return Number(await readFile(file, "utf8"));
@@ -194,7 +193,7 @@ describe.each(["http", "stdio"] as const)("the tasks extension over --%s, with a
 
 describe("the stdio wire", () => {
   it("carries every progress notification before the result", async () => {
-    const child = spawn(process.execPath, [built.cli, "serve", "--stdio"], { cwd: built.root, stdio: ["pipe", "pipe", "ignore"] });
+    const child = spawn(process.execPath, [built.cli, "serve", "--stdio"], { cwd: built.dir, stdio: ["pipe", "pipe", "ignore"] });
     let out = "";
     child.stdout.on("data", (c: Buffer) => (out += c.toString("utf8")));
     const meta = { progressToken: "p", "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientInfo": { name: "raw", version: "1" }, "io.modelcontextprotocol/clientCapabilities": {} };
