@@ -147,7 +147,7 @@ describe("serve --http --bridge, called by the MCP SDK client", () => {
   }, 60_000);
 
   it("over stdio: the same tools for a client that starts the bridge itself", async () => {
-    const client = await v1Client({ kind: "stdio", built: { root: built.dir, cli: built.cli, cleanup: built.remove }, args: ["--nats-url", natsUrl, "--bridge", identity] });
+    const client = await v1Client({ kind: "stdio", built, args: ["--nats-url", natsUrl, "--bridge", identity] });
     clients.push(client as unknown as Client);
     expect((await client.listTools()).tools.map((t) => t.name)).toEqual(demoOverNats);
     const r = await client.callTool({ name: "add", arguments: { a: 2, b: 3 } });
