@@ -45,6 +45,8 @@ export const TEMPLATE_COUNT = TEMPLATES.length;
  * About one message in 21 loses a required member (its id, or its params when it has no id).
  * 21 is coprime with the number of templates, so every kind takes its turn at being broken.
  */
+export const isSpoilt = (index: number): boolean => index % 21 === 20;
+
 function spoil(value: unknown): unknown {
   const copy = { ...(value as Record<string, unknown>) };
   if ("id" in copy) delete copy.id;
@@ -56,7 +58,7 @@ export function mixedCapture(count: number): string[] {
   const lines: string[] = [];
   for (let i = 0; i < count; i++) {
     const value = TEMPLATES[i % TEMPLATES.length]!(i);
-    lines.push(JSON.stringify(i % 21 === 20 ? spoil(value) : value));
+    lines.push(JSON.stringify(isSpoilt(i) ? spoil(value) : value));
   }
   return lines;
 }

@@ -5,14 +5,15 @@
  * JSON.parse plus one raw pre-compiled ajv call per message on its already known definition,
  * measured in the same process, alternating rounds. Goal: within 2x of the floor.
  * `--gate` fails over the goal; `--ceiling R` fails over R, a regression guard for while the goal
- * is not met with margin enough to gate on it.
+ * is not met with margin enough to gate on it. `--without-broken` measures the capture less its
+ * broken messages, to show what explaining a failure costs; the goal is not judged on it.
  */
 import { Ajv, type AnySchema, type ValidateFunction } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { createValidationEngine } from "../src/core/packs/index.ts";
 import { definitionContainer } from "../src/core/schema/schema-document.ts";
 import { splitInput, validateItem, type SchemaPack, type ValidationEngine } from "../src/core/validation/index.ts";
-import { mixedCapture } from "./capture.ts";
+import { isSpoilt, mixedCapture } from "./capture.ts";
 import { median, option } from "./bench-stats.ts";
 
 const GOAL = 2;
@@ -61,7 +62,9 @@ export async function run(args: readonly string[]): Promise<number> {
   const count = option(args, "--count", 100_000);
   const rounds = option(args, "--rounds", 5);
   const ceiling = ceilingOption(args);
-  const lines = mixedCapture(count);
+  const withoutBroken = args.includes("--without-broken");
+  if (withoutBroken && (ceiling !== undefined || args.includes("--gate"))) throw new Error("--without-broken is a diagnostic: the goal and the ceiling are judged on the whole capture");
+  const lines = withoutBroken ? mixedCapture(count).filter((_, i) => !isSpoilt(i)) : mixedCapture(count);
   const capture = lines.join("\n");
   const engine = createValidationEngine();
   const known = knownSchemas(engine, lines);
@@ -105,12 +108,14 @@ export async function run(args: readonly string[]): Promise<number> {
   // Each pipeline round against the floor round beside it: the machine's speed drifts between
   // rounds (a shared VM), and a ratio of neighbours cancels that drift where a ratio of the two medians may not.
   const ratio = median(pipelineMs.map((ms, r) => ms / floorMs[r]!));
-  const rate = (ms: number) => Math.round((count / ms) * 1000).toLocaleString("en-US");
+  const rate = (ms: number) => Math.round((lines.length / ms) * 1000).toLocaleString("en-US");
   const out = [
-    `validate bench: ${count.toLocaleString("en-US")} messages (MCP, A2A v0.3/v1.0, fisk-ai Gen 2; 1 in 21 broken), ${rounds} rounds, median`,
+    withoutBroken
+      ? `validate bench: ${lines.length.toLocaleString("en-US")} messages (MCP, A2A v0.3/v1.0, fisk-ai Gen 2; the capture without its broken messages, a diagnostic), ${rounds} rounds, median`
+      : `validate bench: ${count.toLocaleString("en-US")} messages (MCP, A2A v0.3/v1.0, fisk-ai Gen 2; 1 in 21 broken), ${rounds} rounds, median`,
     `  floor    (JSON.parse + raw pre-compiled ajv on the known definition): ${f.toFixed(0)} ms, ${rate(f)} msg/s, ${floorValid} valid`,
     `  pipeline (split + parse + classify + validate + rules):               ${p.toFixed(0)} ms, ${rate(p)} msg/s, ${pipelineValid} valid`,
-    `  ratio pipeline/floor (median of the rounds' ratios): ${ratio.toFixed(2)}x (goal <= ${GOAL}x: ${ratio <= GOAL ? "met" : "NOT met"})`,
+    `  ratio pipeline/floor (median of the rounds' ratios): ${ratio.toFixed(2)}x ${withoutBroken ? "(not judged: the goal is for the whole capture)" : `(goal <= ${GOAL}x: ${ratio <= GOAL ? "met" : "NOT met"})`}`,
     // In order: early rounds still run code the engine has not yet optimised (broken messages' paths).
     `  each round's ratio: ${pipelineMs.map((ms, r) => (ms / floorMs[r]!).toFixed(2)).join(" ")}`,
   ];
