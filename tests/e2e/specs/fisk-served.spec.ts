@@ -1,4 +1,4 @@
-import { connect, headers } from "@nats-io/transport-node";
+import { connect, headers, type Msg } from "@nats-io/transport-node";
 import { BackendClient } from "../../../src/core/backend/backend-client.ts";
 import { DEMO_TOOLKIT } from "../../../src/core/serving/demo-toolkit.ts";
 import { toolkitToFile } from "../../../src/core/serving/toolkit/toolkit-text.ts";
@@ -82,7 +82,7 @@ test.describe("fisk-ai calls to the served demo agent", () => {
     await fisk.expectOutcome("cancelled (no reply)", "warn");
   });
 
-  test("not available, micro 400 and no responders; a gone agent keeps its card but loses its Call buttons", async ({ page, app }) => {
+  test("not available, micro 400 and no responders; a gone agent keeps its card but loses its Call buttons, and Rediscover waits for its answer", async ({ page, app, status }) => {
     await serve();
     const fisk = new FiskPage(page);
     await fisk.openConnected(app.url);
@@ -113,9 +113,32 @@ test.describe("fisk-ai calls to the served demo agent", () => {
     await fisk.openTab("Agents");
     await expect(page.getByTestId("agent-gone")).toContainText("a tool call got no responders");
     await expect(page.getByRole("list", { name: "Tools" }).getByRole("button", { name: /^Call / })).toHaveCount(0);
-    await serve();
-    await page.getByTestId("agent-gone").getByRole("button", { name: "Rediscover" }).click();
-    await expect(page.getByTestId("agent-gone")).toHaveCount(0);
+
+    // The rediscovery is held on the wire until checked: meanwhile the button says so and takes no second click.
+    const nc = await connect({ servers: status.nats.url ?? "" });
+    try {
+      const subject = `choria.fisk-ai.discovery.${AGENT}`;
+      let held: Msg | undefined;
+      nc.subscribe(subject, {
+        max: 1,
+        callback: (_err, msg) => {
+          held = msg;
+        },
+      });
+      await nc.flush();
+      const gone = page.getByTestId("agent-gone");
+      await gone.getByRole("button", { name: "Rediscover" }).click();
+      await expect.poll(() => held !== undefined, { message: "the held discovery request arrived" }).toBe(true);
+      await expect(gone.getByRole("button", { name: "Rediscovering…" })).toBeDisabled();
+      // Released: the agent, served now, answers the request as it came, and its reply goes back as the answer.
+      await serve();
+      const request = held!;
+      const answer = await nc.request(subject, request.data, { timeout: 5000, ...(request.headers ? { headers: request.headers } : {}) });
+      request.respond(answer.data, answer.headers ? { headers: answer.headers } : undefined);
+      await expect(gone).toHaveCount(0);
+    } finally {
+      await nc.close();
+    }
     await expect(page.getByRole("list", { name: "Tools" }).getByRole("button", { name: "Call echo" })).toBeVisible();
   });
 
