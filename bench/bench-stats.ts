@@ -8,6 +8,15 @@ export function option(args: readonly string[], name: string, fallback: number):
   return value;
 }
 
+/** A ratio option such as `--ceiling 2.6`, at least `min`; undefined when absent. */
+export function ratioOption(args: readonly string[], name: string, min: number): number | undefined {
+  const at = args.indexOf(name);
+  if (at < 0) return undefined;
+  const value = Number(args[at + 1]);
+  if (!Number.isFinite(value) || value < min) throw new Error(`${name} must be a ratio of at least ${min}`);
+  return value;
+}
+
 export const sorted = (xs: readonly number[]): number[] => [...xs].sort((a, b) => a - b);
 export const median = (xs: readonly number[]): number => sorted(xs)[Math.floor(xs.length / 2)]!;
 export const mean = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length;

@@ -14,7 +14,7 @@ import { createValidationEngine } from "../src/core/packs/index.ts";
 import { definitionContainer } from "../src/core/schema/schema-document.ts";
 import { splitInput, validateItem, type SchemaPack, type ValidationEngine } from "../src/core/validation/index.ts";
 import { isSpoilt, mixedCapture } from "./capture.ts";
-import { median, option } from "./bench-stats.ts";
+import { median, option, ratioOption } from "./bench-stats.ts";
 
 const GOAL = 2;
 
@@ -43,15 +43,6 @@ function knownSchemas(engine: ValidationEngine, lines: readonly string[]): (Vali
   });
 }
 
-/** `--ceiling R`: a ratio, at least the goal (a ceiling under it would be the gate). */
-function ceilingOption(args: readonly string[]): number | undefined {
-  const at = args.indexOf("--ceiling");
-  if (at < 0) return undefined;
-  const value = Number(args[at + 1]);
-  if (!Number.isFinite(value) || value < GOAL) throw new Error(`--ceiling must be a ratio of at least ${GOAL}`);
-  return value;
-}
-
 function timed(work: () => number): { ms: number; result: number } {
   const start = performance.now();
   const result = work();
@@ -61,7 +52,8 @@ function timed(work: () => number): { ms: number; result: number } {
 export async function run(args: readonly string[]): Promise<number> {
   const count = option(args, "--count", 100_000);
   const rounds = option(args, "--rounds", 5);
-  const ceiling = ceilingOption(args);
+  // A ceiling under the goal would be the gate.
+  const ceiling = ratioOption(args, "--ceiling", GOAL);
   const withoutBroken = args.includes("--without-broken");
   if (withoutBroken && (ceiling !== undefined || args.includes("--gate"))) throw new Error("--without-broken is a diagnostic: the goal and the ceiling are judged on the whole capture");
   const lines = withoutBroken ? mixedCapture(count).filter((_, i) => !isSpoilt(i)) : mixedCapture(count);

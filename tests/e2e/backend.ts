@@ -1,27 +1,38 @@
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { waitForLaunchUrl } from "../helpers/launch-url.ts";
 import { buildRoot, ROOT, type AppInfo } from "./app-info.ts";
 
-/** A running backend and how to stop it. */
+/** A running backend, its process (a spec may kill it to play a crash), and how to stop it. */
 export interface RunningBackend {
   readonly info: AppInfo;
+  readonly url: URL;
+  readonly child: ChildProcess;
   stop(): Promise<void>;
 }
 
+export interface LaunchOptions {
+  /** A port of the caller's choosing (a relaunch on the same one); the kernel picks when absent. */
+  readonly port?: number;
+  /** Whether the backend manages its own nats-server, as `patchbay start` does by default. */
+  readonly nats?: boolean;
+  /** A workspace the caller owns and removes (one shared by several launches); a fresh one, removed on stop, when absent. */
+  readonly workspace?: string;
+}
+
 /**
- * Starts the built backend exactly as `patchbay start` runs it (with its own managed nats-server
- * and its own workspace), so each Playwright worker has a backend no other worker's specs touch.
+ * Starts the built backend exactly as `patchbay start` runs it (by default with its own managed
+ * nats-server and its own workspace), so each Playwright worker has a backend no other worker's
+ * specs touch.
  */
-export async function startBackend(): Promise<RunningBackend> {
-  const workspace = mkdtempSync(join(tmpdir(), "patchbay-e2e-ws-"));
-  const child = spawn(process.execPath, [join(buildRoot(), "dist/server/cli.js"), "start", "--port", "0", "--workspace", workspace], {
-    cwd: ROOT,
-    env: { ...process.env, NATS_URL: "" },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+export async function startBackend(options: LaunchOptions = {}): Promise<RunningBackend> {
+  const owned = options.workspace === undefined;
+  const workspace = options.workspace ?? mkdtempSync(join(tmpdir(), "patchbay-e2e-ws-"));
+  const args = [join(buildRoot(), "dist/server/cli.js"), "start", "--port", String(options.port ?? 0), "--workspace", workspace];
+  if (options.nats === false) args.push("--no-nats");
+  const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, NATS_URL: "" }, stdio: ["ignore", "pipe", "pipe"] });
   const stop = async (): Promise<void> => {
     const running = child.exitCode === null && child.signalCode === null;
     if (running) child.kill("SIGINT");
@@ -36,7 +47,7 @@ export async function startBackend(): Promise<RunningBackend> {
         resolve();
       });
     });
-    rmSync(workspace, { recursive: true, force: true });
+    if (owned) rmSync(workspace, { recursive: true, force: true });
   };
   let url: URL;
   try {
@@ -46,5 +57,5 @@ export async function startBackend(): Promise<RunningBackend> {
     await stop();
     throw error;
   }
-  return { info: { url: url.href, origin: url.origin, token: url.searchParams.get("token") ?? "" }, stop };
+  return { info: { url: url.href, origin: url.origin, token: url.searchParams.get("token") ?? "" }, url, child, stop };
 }

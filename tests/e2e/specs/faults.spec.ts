@@ -1,10 +1,8 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort } from "../../../server/nats/free-port.ts";
-import { waitForLaunchUrl } from "../../helpers/launch-url.ts";
-import { buildRoot } from "../app-info.ts";
+import { startBackend, type RunningBackend } from "../backend.ts";
 import { expect, test } from "../fixtures.ts";
 import { McpPage } from "../pages/mcp-page.ts";
 import { NatsPage } from "../pages/nats-page.ts";
@@ -44,22 +42,22 @@ test("an MCP stdio server that crashes: its exit code and last stderr are shown,
 });
 
 test.describe("the backend restarted under an open page", () => {
-  const children: ChildProcess[] = [];
+  const launched: RunningBackend[] = [];
   let workspace = "";
 
   test.beforeAll(() => {
     workspace = mkdtempSync(join(tmpdir(), "patchbay-e2e-restart-"));
   });
-  test.afterAll(() => {
-    for (const c of children) if (c.exitCode === null) c.kill("SIGKILL");
+  test.afterAll(async () => {
+    for (const backend of launched) await backend.stop();
     rmSync(workspace, { recursive: true, force: true });
   });
 
-  async function launch(port: number): Promise<{ child: ChildProcess; url: URL }> {
-    const root = buildRoot();
-    const child = spawn(process.execPath, [join(root, "dist/server/cli.js"), "start", "--port", String(port), "--no-nats", "--workspace", workspace], { cwd: root, env: { ...process.env, NATS_URL: "" }, stdio: ["ignore", "pipe", "pipe"] });
-    children.push(child);
-    return { child, url: await waitForLaunchUrl(child, 20_000) };
+  /** Both launches share one port and one workspace, as a restarted `patchbay start` would. */
+  async function launch(port: number): Promise<RunningBackend> {
+    const backend = await startBackend({ port, nats: false, workspace });
+    launched.push(backend);
+    return backend;
   }
 
   test("the page says the backend stopped, then that it was restarted, and carries on with the new launch's URL without losing what was typed", async ({ page }) => {
