@@ -29,6 +29,15 @@ interface NatsSession {
   /** Logged: every frame lands in `log`. */
   readonly port: NatsPort;
   readonly log: WireLog;
+  /** The correlation ids of what earlier steps sent: a late answer to one (a request a step gave up on, failing after it) is theirs. */
+  readonly earlier: Set<string>;
+}
+
+/** The step's own frames: what it sent, and what came in, less late answers to earlier steps; its sends join `earlier`. */
+function ownEntries(session: NatsSession, window: readonly WireEntry[]): WireEntry[] {
+  const own = window.filter((e) => e.direction === "out" || e.correlationId === undefined || !session.earlier.has(e.correlationId));
+  for (const e of window) if (e.direction === "out" && e.correlationId !== undefined) session.earlier.add(e.correlationId);
+  return own;
 }
 
 const LOG_CAPACITY = 20_000;
@@ -68,7 +77,7 @@ export class NatsExecutor implements StepExecutor {
       // A fresh validation session per step: different agents share one connection.
       // A plain request may carry anything; a tool call or a task speaks fisk-ai.
       const family = action.kind === "request" ? {} : { family: "fisk-ai" as const };
-      const frames = stepFrames(session.log.entriesAfter(mark), { startedAt: limit.startedAt, channel: channelOf, validator: this.#engine.session(), redact: redactConversationTokens, ...family });
+      const frames = stepFrames(ownEntries(session, session.log.entriesAfter(mark)), { startedAt: limit.startedAt, channel: channelOf, validator: this.#engine.session(), redact: redactConversationTokens, ...family });
       return { ...answer, frames, latencyMs };
     } finally {
       limit.dispose();
@@ -80,7 +89,7 @@ export class NatsExecutor implements StepExecutor {
     try {
       const raw = await unlessStopped(connecting, limit.signal);
       const log = new WireLog(clock, LOG_CAPACITY);
-      return { port: loggedPort(raw, log, clock, sequentialIds("nats")), log };
+      return { port: loggedPort(raw, log, clock, sequentialIds("nats")), log, earlier: new Set() };
     } catch (err) {
       // A connection that lands after the step gave up is closed at once.
       void connecting.then((late) => late.close()).catch(() => undefined);

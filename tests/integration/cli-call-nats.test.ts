@@ -37,6 +37,9 @@ beforeAll(async () => {
     random: (b) => crypto.getRandomValues(b),
     validate: engineValidator(createValidationEngine()),
     version: "0.1.0",
+    // The idle-timeout and interrupt tests leave their slow calls running (3 s and 20 s): room for
+    // both and the next test's own call, in whatever order the tests run.
+    concurrency: 4,
   });
   const started = await startNatsServer({ extraConfig: `authorization { token: "${TOKEN}" }` });
   if (!started.ok) throw new Error(started.message);

@@ -95,14 +95,16 @@ describe("patchbay diff", () => {
   });
 
   it("exits 2 naming the side for unreadable input, two kinds, or a missing file", async () => {
-    const kinds = await cli("diff", join(dir, "tools-a.json"), join(dir, "card-a.json"));
+    const tools = write("kinds-tools.json", { tools: [{ name: "only", inputSchema: { type: "object" } }] });
+    const cardFile = write("kinds-card.json", await (await fetch(sdk.cardUrl)).json());
+    const kinds = await cli("diff", tools, cardFile);
     expect([kinds.code, kinds.err]).toEqual([2, expect.stringContaining("before is a tool list and after is an agent card")]);
-    const notJson = await cli("diff", write("junk.txt", "{not json"), join(dir, "card-a.json"));
+    const notJson = await cli("diff", write("junk.txt", "{not json"), cardFile);
     expect([notJson.code, notJson.err]).toEqual([2, expect.stringMatching(/before \(.*junk.txt\): not JSON/)]);
-    const missing = await cli("diff", join(dir, "nope.json"), join(dir, "card-a.json"));
+    const missing = await cli("diff", join(dir, "nope.json"), cardFile);
     expect([missing.code, missing.err]).toEqual([2, expect.stringContaining("ENOENT")]);
     const usage = await cli("diff", "one");
     expect([usage.code, usage.err]).toEqual([2, expect.stringContaining("give two files to compare")]);
-    expect(readFileSync(join(dir, "card-a.json"), "utf8")).toContain("skills");
+    expect(readFileSync(cardFile, "utf8")).toContain("skills");
   });
 });

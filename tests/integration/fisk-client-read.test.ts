@@ -93,7 +93,8 @@ async function turn(prompt: string, identity = worker.identity): Promise<[TaskHa
 const shape = (h: TaskHandle) => h.entries.map((e) => [e.disposition, e.protocol?.slice(NS.length + 1), e.sequence]);
 const blockOf = (h: TaskHandle, i: number) => h.entries[i]?.value?.block;
 
-describe("the fisk-ai client: reading a conversation", () => {
+// The last two tests audit the traffic of those before them, so the order is kept.
+describe("the fisk-ai client: reading a conversation", { shuffle: false }, () => {
   it("reads a finished turn back: ack, replay_start, the turn's blocks in order, replay_end with its count, then the result", async () => {
     const [, token] = await turn("streams");
     const h = task(worker.identity, { kind: "read", conversation_token: token });

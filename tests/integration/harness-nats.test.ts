@@ -34,7 +34,7 @@ let worker: FiskPeer;
 let busy: FiskPeer;
 let guarded: ManagedNats;
 let executor: StepExecutor;
-const subjects = { json: tag("harness.json"), text: tag("harness.text"), silent: tag("harness.silent") };
+const subjects = { json: tag("harness.json"), text: tag("harness.text"), silent: tag("harness.silent"), late: tag("harness.late") };
 
 beforeAll(async () => {
   port = await tcpConnector().connect({ servers: natsUrl, name: "harness-nats-test" });
@@ -46,12 +46,16 @@ beforeAll(async () => {
     random: (b) => crypto.getRandomValues(b),
     validate: engineValidator(createValidationEngine()),
     version: "0.1.0",
+    // The timeout and stop test leaves two slow calls running (5 s each): room for both and the
+    // next test's own call, in whatever order the tests run.
+    concurrency: 4,
   });
   worker = await startFiskPeer(natsUrl, { identity: tag("harness-worker"), taskWorkers: 2, task: (req) => SCRIPTS[String(req.prompt)] ?? {} });
   busy = await startFiskPeer(natsUrl, { identity: tag("harness-busy"), task: { refuse: { reason: "all workers busy", code: "capacity" } } });
   port.subscribe(subjects.json, (m) => m.reply && port.publish(m.reply, new TextEncoder().encode(JSON.stringify({ echoed: new TextDecoder().decode(m.data) }))));
   port.subscribe(subjects.text, (m) => m.reply && port.publish(m.reply, new TextEncoder().encode("plain words")));
   port.subscribe(subjects.silent, () => undefined);
+  port.subscribe(subjects.late, (m) => m.reply && setTimeout(() => port.publish(m.reply!, new TextEncoder().encode("late but there")), 150));
   await port.flush();
   const started = await startNatsServer({ extraConfig: `authorization { token: "${TOKEN}" }` });
   if (!started.ok) throw new Error(started.message);
@@ -99,6 +103,13 @@ describe("plain NATS requests", () => {
     const silent = await run(step(request(subjects.silent, "x"), 300));
     expect(silent.outcome.kind).toBe("timeout");
     expect(performance.now() - started).toBeLessThan(2_000);
+    // The timed-out request fails on the connection just after its step gave up; the next step,
+    // still waiting for its own reply then, shows only its own two frames.
+    const next = await run(step(request(subjects.late, "y")));
+    expect(next.frames.map((f) => [f.direction, f.channel?.startsWith("_INBOX.") ? "inbox" : f.channel, f.text])).toEqual([
+      ["sent", subjects.late, "y"],
+      ["received", "inbox", "late but there"],
+    ]);
   });
 });
 

@@ -42,7 +42,8 @@ afterAll(async () => {
   await backend?.close();
 });
 
-describe("MCP client through the relay to server-everything over stdio", () => {
+// One session's steps, in order: the wire log holds the calls before it, and the last step closes the session.
+describe("MCP client through the relay to server-everything over stdio", { shuffle: false }, () => {
   it("initializes and shows the requested and negotiated versions", () => {
     expect(info.serverInfo.name).toMatch(/everything/i);
     expect(info.requestedVersion).toBe("2025-11-25");

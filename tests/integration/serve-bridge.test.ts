@@ -39,6 +39,15 @@ async function connect(url: string): Promise<Client> {
   clients.push(client);
   return client;
 }
+/** A peer and a bridge of their own, for a test that stops its peer: the shared pair stays up for the others, whatever the order. */
+async function ownPeerAndBridge(): Promise<{ identity: string; peer: ServeProcess; bridge: HttpServe }> {
+  const own = tag("demo");
+  const ownPeer = await startPeer(built, natsUrl, own);
+  stops.push(() => ownPeer.stop());
+  const ownBridge = await startBridgeHttp(built, natsUrl, ["--bridge", own]);
+  stops.push(() => ownBridge.stop());
+  return { identity: own, peer: ownPeer, bridge: ownBridge };
+}
 const text = (r: Awaited<ReturnType<Client["callTool"]>>) => (r.content as { text: string }[])[0]!.text;
 const outcome = (r: Awaited<ReturnType<Client["callTool"]>>) => (r._meta as Record<string, { outcome: string }> | undefined)?.[META]?.outcome;
 /** The demo tools fisk-ai serves over NATS: confirm-gated ones stay off that surface. */
@@ -155,24 +164,27 @@ describe("serve --http --bridge, called by the MCP SDK client", () => {
   }, 60_000);
 
   it("the peer restarts with other tools: tools/list follows it and the client hears list_changed", async () => {
-    const client = await connect(bridge.url);
+    const own = await ownPeerAndBridge();
+    const client = await connect(own.bridge.url);
     let heard = 0;
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => void heard++);
     await client.listTools();
-    await peer.stop();
-    peer = await startPeer(built, natsUrl, identity, [{ name: "only_one", description: "The one tool now.", inputSchema: { type: "object" }, run: { kind: "builtin", builtin: "echo" } }]);
+    await own.peer.stop();
+    const restarted = await startPeer(built, natsUrl, own.identity, [{ name: "only_one", description: "The one tool now.", inputSchema: { type: "object" }, run: { kind: "builtin", builtin: "echo" } }]);
+    stops.push(() => restarted.stop());
     await eventually(async () => (await client.listTools()).tools.map((t) => t.name).join() === "only_one", "the new tool set listed");
     await eventually(async () => heard > 0, "notifications/tools/list_changed");
   }, 60_000);
 
   it("no responders after the peer stops: the tools stay listed and each call says nothing answers", async () => {
-    const client = await connect(bridge.url);
+    const own = await ownPeerAndBridge();
+    const client = await connect(own.bridge.url);
     const before = (await client.listTools()).tools.map((t) => t.name);
-    await peer.stop();
+    await own.peer.stop();
     expect((await client.listTools()).tools.map((t) => t.name)).toEqual(before);
     const r = await client.callTool({ name: before[0]!, arguments: { message: "anyone?" } });
     expect(r.isError).toBe(true);
     expect(outcome(r)).toBe("no-such-agent");
-    expect(text(r)).toBe(`calling tool "${before[0]}" on agent "${identity}": the agent is unavailable: nothing answers on choria.fisk-ai.tool.${identity} (no responders)`);
+    expect(text(r)).toBe(`calling tool "${before[0]}" on agent "${own.identity}": the agent is unavailable: nothing answers on choria.fisk-ai.tool.${own.identity} (no responders)`);
   }, 60_000);
 });
