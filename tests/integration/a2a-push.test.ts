@@ -76,7 +76,8 @@ describe("push notifications from the SDK agent to Patchbay's receiver", () => {
     expect(task.actionError).toBeNull();
     const receiver = a2a.push.receiverFor(task.taskId)!;
     expect(receiver.url).toMatch(new RegExp(`^${origin}/hooks/a2a/[\\w-]+$`));
-    const set = sdk.requests.filter((r) => r.body.includes("CreateTaskPushNotificationConfig"));
+    // The agent is shared with the other tests: this task's config was set once.
+    const set = sdk.requests.filter((r) => r.body.includes("CreateTaskPushNotificationConfig") && r.body.includes(task.taskId));
     expect(set).toHaveLength(1);
     await streamed;
     await waitFor(() => (receiver.open ? undefined : true), "the receiver to close");

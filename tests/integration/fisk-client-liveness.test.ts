@@ -3,7 +3,7 @@
  * connection with its calls, and nats-server gives a no-responders status to one subscription of
  * the connection matching the reply subject, which can be the tap's `_INBOX.>`.
  */
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
 import { DEFAULT_SENDER, FiskClient, startTap, statusFanout, type FiskClientDeps, type Tap } from "../../src/core/fisk/client/index.ts";
 import { systemClock, systemScheduler } from "../../src/core/env/index.ts";
 import { tcpConnector } from "../../src/core/nats/node/tcp-connector.ts";
@@ -22,6 +22,8 @@ async function deps(fanout: boolean): Promise<FiskClientDeps> {
 
 describe("a call or a task next to a tap on the same connection", () => {
   const taps: Tap[] = [];
+  /** A tap on the connection for the current test only: a tap left on would give the next test's subjects interest. */
+  const tapFor = (on: FiskClientDeps, subjects: string[]): void => void taps.push(startTap(on, subjects, () => undefined));
   let withFanout: FiskClientDeps;
   let without: FiskClientDeps;
 
@@ -30,20 +32,23 @@ describe("a call or a task next to a tap on the same connection", () => {
     without = await deps(false);
   });
 
+  afterEach(() => {
+    for (const t of taps.splice(0)) t.stop();
+  });
+
   afterAll(async () => {
-    for (const t of taps) t.stop();
     await Promise.all(ports.map((p) => p.close()));
   });
 
   it("without the fan-out, the tap's _INBOX.> takes the 503 and the call hears nothing (why the fan-out exists)", async () => {
-    taps.push(startTap(without, ["_INBOX.>"], () => undefined));
+    tapFor(without, ["_INBOX.>"]);
     await without.port.flush();
     const call = await new FiskClient(without).callTool(ghost(), "echo", null, { idleMs: 1500, allowShortIdle: true, liveness: false });
     expect(call.outcome).toEqual({ kind: "idle-timeout", idleMs: 1500 });
   });
 
   it("with the fan-out, a tool call to an identity nobody serves is no such agent at once", async () => {
-    taps.push(startTap(withFanout, ["_INBOX.>"], () => undefined));
+    tapFor(withFanout, ["_INBOX.>"]);
     await withFanout.port.flush();
     const started = clock.now();
     const call = await new FiskClient(withFanout).callTool(ghost(), "echo", null, { liveness: false });
@@ -52,7 +57,7 @@ describe("a call or a task next to a tap on the same connection", () => {
   });
 
   it("with a tap holding choria.fisk-ai.> too, the agent's micro PING ends a call and a task within seconds", async () => {
-    taps.push(startTap(withFanout, ["choria.fisk-ai.>", "_INBOX.>"], () => undefined));
+    tapFor(withFanout, ["choria.fisk-ai.>", "_INBOX.>"]);
     await withFanout.port.flush();
     const client = new FiskClient(withFanout);
     const identity = ghost();

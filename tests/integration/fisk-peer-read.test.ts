@@ -61,7 +61,8 @@ async function read(token: string, replay = 200, agent = worker) {
 
 const blocksOf = (set: Awaited<ReturnType<typeof read>>) => set.slice(2, -2).map((r) => [String(r.json!.protocol).slice(NS.length + 7), r.json!.block]);
 
-describe("the fisk-ai test peer answers request.read from its session store", () => {
+// The last test audits the traffic of those before it, so the order is kept.
+describe("the fisk-ai test peer answers request.read from its session store", { shuffle: false }, () => {
   it("replays a finished turn between replay_start and replay_end, then a result with the conversation's usage", async () => {
     const token = await turn("streams");
     expect(token).toMatch(KSUID);

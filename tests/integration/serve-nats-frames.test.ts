@@ -61,7 +61,8 @@ async function allFrames(): Promise<RecordedFrame[]> {
   }
 }
 
-describe("the NATS surface's recorded traffic", () => {
+// One surface's life, in order: started by the first test, stopped by the last.
+describe("the NATS surface's recorded traffic", { shuffle: false }, () => {
   it("records a FiskClient call: the request in, each reply out with its headers, bodies verbatim", async () => {
     expect(await frames()).toEqual({ frames: [], next: 0, dropped: 0 });
     const started = await api("POST", "/api/serve/nats/start", { toolkit: { ...toolkitToFile(DEMO_TOOLKIT), name: identity } });
