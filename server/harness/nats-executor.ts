@@ -15,6 +15,7 @@ import { createValidationEngine } from "../../src/core/packs/index.ts";
 import type { ValidationEngine } from "../../src/core/validation/engine.ts";
 import { sequentialIds } from "../../src/core/env/index.ts";
 import { WireLog, type WireEntry } from "../../src/core/wire/index.ts";
+import { EarlierSends, ownEntries } from "./nats-own-frames.ts";
 import { payloadValue, replyBody, replyStream, taskStepOutcome, toolStepOutcome } from "./nats-outcome.ts";
 import { stepFrames } from "./step-frames.ts";
 import { settleWithin, stepLimit, StepStoppedError, unlessStopped, type StepLimit } from "./step-limit.ts";
@@ -29,15 +30,8 @@ interface NatsSession {
   /** Logged: every frame lands in `log`. */
   readonly port: NatsPort;
   readonly log: WireLog;
-  /** The correlation ids of what earlier steps sent: a late answer to one (a request a step gave up on, failing after it) is theirs. */
-  readonly earlier: Set<string>;
-}
-
-/** The step's own frames: what it sent, and what came in, less late answers to earlier steps; its sends join `earlier`. */
-function ownEntries(session: NatsSession, window: readonly WireEntry[]): WireEntry[] {
-  const own = window.filter((e) => e.direction === "out" || e.correlationId === undefined || !session.earlier.has(e.correlationId));
-  for (const e of window) if (e.direction === "out" && e.correlationId !== undefined) session.earlier.add(e.correlationId);
-  return own;
+  /** What earlier steps sent, for telling their late answers apart (see ownEntries). */
+  readonly earlier: EarlierSends;
 }
 
 const LOG_CAPACITY = 20_000;
@@ -77,7 +71,7 @@ export class NatsExecutor implements StepExecutor {
       // A fresh validation session per step: different agents share one connection.
       // A plain request may carry anything; a tool call or a task speaks fisk-ai.
       const family = action.kind === "request" ? {} : { family: "fisk-ai" as const };
-      const frames = stepFrames(ownEntries(session, session.log.entriesAfter(mark)), { startedAt: limit.startedAt, channel: channelOf, validator: this.#engine.session(), redact: redactConversationTokens, ...family });
+      const frames = stepFrames(ownEntries(session.earlier, session.log.entriesAfter(mark), performance.now()), { startedAt: limit.startedAt, channel: channelOf, validator: this.#engine.session(), redact: redactConversationTokens, ...family });
       return { ...answer, frames, latencyMs };
     } finally {
       limit.dispose();
@@ -89,7 +83,7 @@ export class NatsExecutor implements StepExecutor {
     try {
       const raw = await unlessStopped(connecting, limit.signal);
       const log = new WireLog(clock, LOG_CAPACITY);
-      return { port: loggedPort(raw, log, clock, sequentialIds("nats")), log, earlier: new Set() };
+      return { port: loggedPort(raw, log, clock, sequentialIds("nats")), log, earlier: new EarlierSends() };
     } catch (err) {
       // A connection that lands after the step gave up is closed at once.
       void connecting.then((late) => late.close()).catch(() => undefined);

@@ -8,7 +8,6 @@ import { buildRoot, ROOT, type AppInfo } from "./app-info.ts";
 /** A running backend, its process (a spec may kill it to play a crash), and how to stop it. */
 export interface RunningBackend {
   readonly info: AppInfo;
-  readonly url: URL;
   readonly child: ChildProcess;
   stop(): Promise<void>;
 }
@@ -57,5 +56,5 @@ export async function startBackend(options: LaunchOptions = {}): Promise<Running
     await stop();
     throw error;
   }
-  return { info: { url: url.href, origin: url.origin, token: url.searchParams.get("token") ?? "" }, url, child, stop };
+  return { info: { url: url.href, origin: url.origin, token: url.searchParams.get("token") ?? "" }, child, stop };
 }

@@ -6,14 +6,14 @@
 import { fileURLToPath } from "node:url";
 import { startA2aServing, type A2aServing } from "../../server/serving/a2a-engine.ts";
 import { startMcpServing, type McpServing } from "../../server/serving/mcp-engine.ts";
-import { silentLogger, systemClock, systemScheduler } from "../../src/core/env/index.ts";
+import { silentLogger } from "../../src/core/env/index.ts";
 import { tcpConnector } from "../../src/core/nats/node/tcp-connector.ts";
 import type { NatsPort } from "../../src/core/nats/port.ts";
-import { createValidationEngine } from "../../src/core/packs/index.ts";
 import { DEMO_TOOLKIT } from "../../src/core/serving/demo-toolkit.ts";
-import { engineValidator, startFiskServer, type FiskServer } from "../../src/core/serving/fisk/index.ts";
+import type { FiskServer } from "../../src/core/serving/fisk/index.ts";
 import { startSdkAgent, type SdkAgent } from "./a2a-peers/index.ts";
 import { EVERYTHING_JS } from "./everything-server.ts";
+import { startDemoAgent } from "./demo-agent.ts";
 
 const EVERYTHING = EVERYTHING_JS;
 /** server-everything over stdio, as a command line a collection's MCP target holds. */
@@ -44,15 +44,7 @@ export async function startHarnessPeers(natsUrl: string): Promise<HarnessPeers> 
   };
   try {
     port = await tcpConnector().connect({ servers: natsUrl, name: "harness-peers" });
-    agent = await startFiskServer({
-      port,
-      toolkit: { ...DEMO_TOOLKIT, name: identity },
-      clock: systemClock(performance, Date),
-      scheduler: systemScheduler(),
-      random: (b) => crypto.getRandomValues(b),
-      validate: engineValidator(createValidationEngine()),
-      version: "0.1.0",
-    });
+    agent = await startDemoAgent(port, identity);
     [mcp, a2a, sdk] = await Promise.all([
       startMcpServing({ toolkit: DEMO_TOOLKIT, port: 0, logger: silentLogger }),
       startA2aServing({ toolkit: DEMO_TOOLKIT, port: 0, logger: silentLogger }),

@@ -6,13 +6,11 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { freePort } from "../../server/nats/free-port.ts";
 import { startNatsServer, type ManagedNats } from "../../server/nats/managed-nats.ts";
-import { systemClock, systemScheduler } from "../../src/core/env/index.ts";
 import { tcpConnector } from "../../src/core/nats/node/tcp-connector.ts";
 import type { NatsPort } from "../../src/core/nats/port.ts";
-import { createValidationEngine } from "../../src/core/packs/index.ts";
-import { DEMO_TOOLKIT } from "../../src/core/serving/demo-toolkit.ts";
-import { engineValidator, startFiskServer, type FiskServer } from "../../src/core/serving/fisk/index.ts";
+import type { FiskServer } from "../../src/core/serving/fisk/index.ts";
 import { runCli } from "../helpers/http-client.ts";
+import { startDemoAgent } from "../helpers/demo-agent.ts";
 
 const natsUrl = inject("natsUrl");
 const NS = "io.choria.fisk-ai.v1";
@@ -29,18 +27,9 @@ async function call(args: string[], env: Record<string, string> = {}) {
 
 beforeAll(async () => {
   port = await tcpConnector().connect({ servers: natsUrl, name: "cli-call-nats-agent" });
-  agent = await startFiskServer({
-    port,
-    toolkit: { ...DEMO_TOOLKIT, name: `demo-${crypto.randomUUID().slice(0, 8)}` },
-    clock: systemClock(performance, Date),
-    scheduler: systemScheduler(),
-    random: (b) => crypto.getRandomValues(b),
-    validate: engineValidator(createValidationEngine()),
-    version: "0.1.0",
-    // The idle-timeout and interrupt tests leave their slow calls running (3 s and 20 s): room for
-    // both and the next test's own call, in whatever order the tests run.
-    concurrency: 4,
-  });
+  // The idle-timeout and interrupt tests leave their slow calls running (3 s and 20 s): room for
+  // both and the next test's own call, in whatever order the tests run.
+  agent = await startDemoAgent(port, `demo-${crypto.randomUUID().slice(0, 8)}`, { concurrency: 4 });
   const started = await startNatsServer({ extraConfig: `authorization { token: "${TOKEN}" }` });
   if (!started.ok) throw new Error(started.message);
   guarded = started.server;

@@ -7,15 +7,14 @@
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { nodeExecutors } from "../../server/harness/node-executors.ts";
-import { systemClock, systemScheduler } from "../../src/core/env/index.ts";
+import { systemScheduler } from "../../src/core/env/index.ts";
 import type { Collection } from "../../src/core/harness/collection-types.ts";
 import { runCollection } from "../../src/core/harness/index.ts";
 import { tcpConnector } from "../../src/core/nats/node/tcp-connector.ts";
 import type { NatsPort } from "../../src/core/nats/port.ts";
-import { createValidationEngine } from "../../src/core/packs/index.ts";
-import { DEMO_TOOLKIT } from "../../src/core/serving/demo-toolkit.ts";
-import { engineValidator, startFiskServer, type FiskServer } from "../../src/core/serving/fisk/index.ts";
+import type { FiskServer } from "../../src/core/serving/fisk/index.ts";
 import { startSdkAgent, type SdkAgent } from "../helpers/a2a-peers/index.ts";
+import { startDemoAgent } from "../helpers/demo-agent.ts";
 
 const EVERYTHING = fileURLToPath(new URL("../../node_modules/@modelcontextprotocol/server-everything/dist/index.js", import.meta.url));
 const natsUrl = inject("natsUrl");
@@ -27,15 +26,7 @@ let agent: FiskServer;
 beforeAll(async () => {
   sdk = await startSdkAgent();
   port = await tcpConnector().connect({ servers: natsUrl, name: "harness-executors-test" });
-  agent = await startFiskServer({
-    port,
-    toolkit: { ...DEMO_TOOLKIT, name: `demo-${crypto.randomUUID().slice(0, 8)}` },
-    clock: systemClock(performance, Date),
-    scheduler: systemScheduler(),
-    random: (b) => crypto.getRandomValues(b),
-    validate: engineValidator(createValidationEngine()),
-    version: "0.1.0",
-  });
+  agent = await startDemoAgent(port, `demo-${crypto.randomUUID().slice(0, 8)}`);
 }, 30_000);
 afterAll(async () => {
   await agent?.stop();

@@ -8,15 +8,13 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { nodeExecutors } from "../../server/harness/node-executors.ts";
 import { freePort } from "../../server/nats/free-port.ts";
 import { startNatsServer, type ManagedNats } from "../../server/nats/managed-nats.ts";
-import { systemClock, systemScheduler } from "../../src/core/env/index.ts";
 import type { NatsAction, NatsTargetSpec } from "../../src/core/harness/collection-types.ts";
 import type { ResolvedStep, StepExecutor, StepFrame } from "../../src/core/harness/run-types.ts";
 import { tcpConnector } from "../../src/core/nats/node/tcp-connector.ts";
 import type { NatsPort } from "../../src/core/nats/port.ts";
-import { createValidationEngine } from "../../src/core/packs/index.ts";
-import { DEMO_TOOLKIT } from "../../src/core/serving/demo-toolkit.ts";
-import { engineValidator, startFiskServer, type FiskServer } from "../../src/core/serving/fisk/index.ts";
+import type { FiskServer } from "../../src/core/serving/fisk/index.ts";
 import { startFiskPeer, type FiskPeer, type TaskScript } from "../helpers/fisk-peer/index.ts";
+import { startDemoAgent } from "../helpers/demo-agent.ts";
 
 const natsUrl = inject("natsUrl");
 const NS = "io.choria.fisk-ai.v1";
@@ -38,18 +36,9 @@ const subjects = { json: tag("harness.json"), text: tag("harness.text"), silent:
 
 beforeAll(async () => {
   port = await tcpConnector().connect({ servers: natsUrl, name: "harness-nats-test" });
-  agent = await startFiskServer({
-    port,
-    toolkit: { ...DEMO_TOOLKIT, name: tag("demo") },
-    clock: systemClock(performance, Date),
-    scheduler: systemScheduler(),
-    random: (b) => crypto.getRandomValues(b),
-    validate: engineValidator(createValidationEngine()),
-    version: "0.1.0",
-    // The timeout and stop test leaves two slow calls running (5 s each): room for both and the
-    // next test's own call, in whatever order the tests run.
-    concurrency: 4,
-  });
+  // The timeout and stop test leaves two slow calls running (5 s each): room for both and the
+  // next test's own call, in whatever order the tests run.
+  agent = await startDemoAgent(port, tag("demo"), { concurrency: 4 });
   worker = await startFiskPeer(natsUrl, { identity: tag("harness-worker"), taskWorkers: 2, task: (req) => SCRIPTS[String(req.prompt)] ?? {} });
   busy = await startFiskPeer(natsUrl, { identity: tag("harness-busy"), task: { refuse: { reason: "all workers busy", code: "capacity" } } });
   port.subscribe(subjects.json, (m) => m.reply && port.publish(m.reply, new TextEncoder().encode(JSON.stringify({ echoed: new TextDecoder().decode(m.data) }))));

@@ -8,12 +8,11 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { systemClock, systemScheduler } from "../../src/core/env/index.ts";
 import { tcpConnector } from "../../src/core/nats/node/tcp-connector.ts";
 import type { NatsPort } from "../../src/core/nats/port.ts";
-import { DEMO_TOOLKIT } from "../../src/core/serving/demo-toolkit.ts";
-import { startFiskServer, type FiskServer } from "../../src/core/serving/fisk/index.ts";
+import type { FiskServer } from "../../src/core/serving/fisk/index.ts";
 import { errorOf, send, startTestBackend, type TestBackend } from "../helpers/http-client.ts";
+import { startDemoAgent } from "../helpers/demo-agent.ts";
 
 const natsUrl = inject("natsUrl");
 const identity = `wb-${crypto.randomUUID().slice(0, 8)}`;
@@ -34,7 +33,7 @@ const post = (backend: TestBackend, path: string, body: unknown) =>
 
 beforeAll(async () => {
   port = await tcpConnector().connect({ servers: natsUrl, name: "bridge-workbench-agent" });
-  agent = await startFiskServer({ port, toolkit: { ...DEMO_TOOLKIT, name: identity }, clock: systemClock(performance, Date), scheduler: systemScheduler(), random: (b) => crypto.getRandomValues(b) });
+  agent = await startDemoAgent(port, identity);
   t = await startTestBackend({ nats: { mode: "external", url: natsUrl } });
 });
 

@@ -10,13 +10,12 @@ import { connect, type Msg, type NatsConnection } from "@nats-io/transport-node"
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { afterAll, beforeAll, expect, inject, it } from "vitest";
-import { sinkLogger, systemClock, systemScheduler } from "../../src/core/env/index.ts";
+import { sinkLogger } from "../../src/core/env/index.ts";
 import { tcpConnector } from "../../src/core/nats/node/tcp-connector.ts";
 import type { NatsPort } from "../../src/core/nats/port.ts";
-import { createValidationEngine } from "../../src/core/packs/index.ts";
-import { DEMO_TOOLKIT } from "../../src/core/serving/demo-toolkit.ts";
-import { engineValidator, startFiskServer, type FiskServer } from "../../src/core/serving/fisk/index.ts";
+import type { FiskServer } from "../../src/core/serving/fisk/index.ts";
 import { call, clientRequest, openInbox, received, type Received } from "../helpers/fisk-peer/index.ts";
+import { startDemoAgent } from "../helpers/demo-agent.ts";
 
 const natsUrl = inject("natsUrl");
 const NS = "io.choria.fisk-ai.v1";
@@ -31,13 +30,7 @@ const gc = runInNewContext("gc") as () => void;
 
 beforeAll(async () => {
   port = await tcpConnector().connect({ servers: natsUrl, name: "serve-nats-fuzz" });
-  server = await startFiskServer({
-    port,
-    toolkit: { ...DEMO_TOOLKIT, name: identity },
-    clock: systemClock(performance, Date),
-    scheduler: systemScheduler(),
-    random: (b) => crypto.getRandomValues(b),
-    validate: engineValidator(createValidationEngine()),
+  server = await startDemoAgent(port, identity, {
     concurrency: 8,
     logger: sinkLogger((level, message) => level !== "debug" && level !== "info" && warnings.push(message)),
   });

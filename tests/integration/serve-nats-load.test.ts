@@ -6,14 +6,12 @@
  */
 import { connect, type Msg, type NatsConnection } from "@nats-io/transport-node";
 import { afterAll, beforeAll, expect, inject, it } from "vitest";
-import { systemClock, systemScheduler } from "../../src/core/env/index.ts";
 import { tcpConnector } from "../../src/core/nats/node/tcp-connector.ts";
 import type { NatsPort } from "../../src/core/nats/port.ts";
-import { createValidationEngine } from "../../src/core/packs/index.ts";
-import { DEMO_TOOLKIT } from "../../src/core/serving/demo-toolkit.ts";
-import { engineValidator, startFiskServer, type FiskServer, type ToolExecutor } from "../../src/core/serving/fisk/index.ts";
+import { type FiskServer, type ToolExecutor } from "../../src/core/serving/fisk/index.ts";
 import { executeTool } from "../../src/core/serving/tool-executor.ts";
 import { clientRequest, received, type Received } from "../helpers/fisk-peer/index.ts";
+import { startDemoAgent } from "../helpers/demo-agent.ts";
 
 const natsUrl = inject("natsUrl");
 const NS = "io.choria.fisk-ai.v1";
@@ -42,16 +40,7 @@ const counting: ToolExecutor = async (tool, input, ctx) => {
 
 beforeAll(async () => {
   port = await tcpConnector().connect({ servers: natsUrl, name: "serve-nats-load" });
-  server = await startFiskServer({
-    port,
-    toolkit: { ...DEMO_TOOLKIT, name: identity },
-    clock: systemClock(performance, Date),
-    scheduler: systemScheduler(),
-    random: (b) => crypto.getRandomValues(b),
-    validate: engineValidator(createValidationEngine()),
-    concurrency: LIMIT,
-    execute: counting,
-  });
+  server = await startDemoAgent(port, identity, { concurrency: LIMIT, execute: counting });
   nc = await connect({ servers: natsUrl, name: "serve-nats-load-client" });
 });
 

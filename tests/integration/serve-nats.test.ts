@@ -24,7 +24,7 @@ import { tcpConnector } from "../../src/core/nats/node/tcp-connector.ts";
 import type { NatsPort } from "../../src/core/nats/port.ts";
 import { createValidationEngine } from "../../src/core/packs/index.ts";
 import { DEMO_TOOLKIT } from "../../src/core/serving/demo-toolkit.ts";
-import { engineValidator, startFiskServer, type FiskServeOptions, type FiskServer } from "../../src/core/serving/fisk/index.ts";
+import { engineValidator, type FiskServeOptions, type FiskServer } from "../../src/core/serving/fisk/index.ts";
 import { executeTool } from "../../src/core/serving/tool-executor.ts";
 import { call, clientRequest, openInbox } from "../helpers/fisk-peer/index.ts";
 import { eventually, startNatsCluster, type NatsCluster } from "../helpers/nats-cluster.ts";
@@ -32,6 +32,7 @@ import { expectFaithful, expectReplySet } from "../helpers/fisk-peer/expect-wire
 import { errorOf, send, startTestBackend, type TestBackend } from "../helpers/http-client.ts";
 import { createNatsServe } from "../../server/serving/nats-serve.ts";
 import { silentLogger } from "../../src/core/env/index.ts";
+import { startDemoAgent } from "../helpers/demo-agent.ts";
 
 const natsUrl = inject("natsUrl");
 const NS = "io.choria.fisk-ai.v1";
@@ -48,16 +49,7 @@ let clientUrl = natsUrl;
 async function serve(options: Partial<FiskServeOptions> = {}): Promise<FiskServer> {
   const port = await tcpConnector().connect({ servers: agentUrl, name: "serve-nats-test" });
   ports.push(port);
-  const server = await startFiskServer({
-    port,
-    toolkit: { ...DEMO_TOOLKIT, name: tag("demo") },
-    clock: systemClock(performance, Date),
-    scheduler: systemScheduler(),
-    random: (b) => crypto.getRandomValues(b),
-    validate: engineValidator(engine),
-    version: "0.1.0",
-    ...options,
-  });
+  const server = await startDemoAgent(port, tag("demo"), { validate: engineValidator(engine), ...options });
   servers.push(server);
   // On a cluster the agent subscribed on another node than the client's: wait until its interest got there.
   if (agentUrl !== clientUrl) await eventually(async () => (await client.discover(server.identity, { timeoutMs: 1000 })).outcome.kind === "card", `${server.identity} reachable from the client's node`);

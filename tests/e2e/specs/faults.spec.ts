@@ -64,28 +64,28 @@ test.describe("the backend restarted under an open page", () => {
     const port = await freePort();
     const first = await launch(port);
     const nats = new NatsPage(page);
-    await nats.open(first.url.href);
+    await nats.open(first.info.url);
     await expect(page.getByTestId("status-backend")).toContainText("Backend: connected");
     await nats.subject.fill("orders.kept.across.restarts");
 
     first.child.kill("SIGTERM");
     await expect(page.getByTestId("status-backend")).toContainText("Backend: not answering", { timeout: 20_000 });
     const second = await launch(port);
-    expect(second.url.searchParams.get("token")).not.toBe(first.url.searchParams.get("token"));
+    expect(second.info.token).not.toBe(first.info.token);
     const relaunch = page.getByRole("form", { name: "Backend restarted" });
     await expect(relaunch).toContainText("Backend restarted", { timeout: 10_000 });
     await expect(page.getByTestId("status-backend")).toHaveText("Backend: restarted (new launch)");
 
-    await relaunch.getByLabel("New launch URL").fill(first.url.href);
+    await relaunch.getByLabel("New launch URL").fill(first.info.url);
     await relaunch.getByRole("button", { name: "Use it" }).click();
     await expect(relaunch.getByRole("alert")).toContainText("not this backend's token");
-    await relaunch.getByLabel("New launch URL").fill(second.url.href);
+    await relaunch.getByLabel("New launch URL").fill(second.info.url);
     await relaunch.getByRole("button", { name: "Use it" }).click();
     await expect(page.getByTestId("status-backend")).toContainText("Backend: connected");
     await expect(relaunch).toHaveCount(0);
     await expect(nats.subject).toHaveValue("orders.kept.across.restarts");
     // The page speaks to the new launch: an API call (the workspace's saved connections) answers.
-    const listed = await page.evaluate(async (token) => (await fetch("/api/status", { headers: { authorization: `Bearer ${token}` } })).status, second.url.searchParams.get("token"));
+    const listed = await page.evaluate(async (token) => (await fetch("/api/status", { headers: { authorization: `Bearer ${token}` } })).status, second.info.token);
     expect(listed).toBe(200);
   });
 });
