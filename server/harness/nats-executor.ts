@@ -114,7 +114,8 @@ export class NatsExecutor implements StepExecutor {
     const headers = action.headers ? Object.fromEntries(Object.entries(action.headers).map(([k, v]) => [k, [v]])) : undefined;
     let reply: NatsMessage;
     try {
-      reply = await unlessStopped(port.request(action.subject, encoder.encode(action.payload), { timeoutMs: limit.remainingMs(), ...(headers ? { headers } : {}) }), limit.signal);
+      // The request is given up with the step, so its failure is logged among this step's frames.
+      reply = await port.request(action.subject, encoder.encode(action.payload), { timeoutMs: limit.remainingMs(), signal: limit.signal, ...(headers ? { headers } : {}) });
     } catch (err) {
       return { outcome: requestFailure(err, action.subject, limit, timeoutMs), body: null };
     }
@@ -160,7 +161,7 @@ export class NatsExecutor implements StepExecutor {
 }
 
 function requestFailure(err: unknown, subject: string, limit: StepLimit, timeoutMs: number): StepOutcome {
-  if (err instanceof StepStoppedError) {
+  if (err instanceof NatsRequestError && err.kind === "cancelled" && limit.why() !== null) {
     return limit.why() === "timeout" ? { kind: "timeout", message: `no reply on ${subject} within the step's time limit of ${timeoutMs} ms` } : { kind: "cancelled", message: `cancelled before ${subject} replied` };
   }
   if (err instanceof NatsRequestError && err.kind === "no-responders") return { kind: "no-responders", message: `no responders (503): nothing serves ${subject}` };

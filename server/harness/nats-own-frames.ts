@@ -1,10 +1,10 @@
 import type { WireEntry } from "../../src/core/wire/index.ts";
 
 /**
- * How long after the step that sent it a frame's late answers are still told apart. A request a
- * step gave up on fails within its own time limit, which ran out with the step, and a reply stream
- * ends when its step stops listening; this leaves room for a slow connection without letting
- * the ids of a long session pile up.
+ * How long after the step that sent it a frame's late answers are still told apart. A step's
+ * requests end with it or within their own limits (a task's cancel, which the step waits on
+ * only briefly), and a reply stream ends when its step stops listening; this leaves room for a
+ * slow connection without letting the ids of a long session pile up.
  */
 export const LATE_ANSWER_MS = 30_000;
 
@@ -39,8 +39,8 @@ export class EarlierSends {
 
 /**
  * A step's own frames: what it sent, and what came in, less late answers to what earlier steps
- * sent (a request a step gave up on fails on the connection after that step ended). The step's
- * sends join `earlier` as of `now`, the step's end.
+ * sent (a task's cancel that outlasted the brief wait its step gave it is answered during the
+ * next step). The step's sends join `earlier` as of `now`, the step's end.
  */
 export function ownEntries(earlier: EarlierSends, window: readonly WireEntry[], now: number): WireEntry[] {
   earlier.prune(now);

@@ -92,12 +92,30 @@ describe("plain NATS requests", () => {
     const silent = await run(step(request(subjects.silent, "x"), 300));
     expect(silent.outcome.kind).toBe("timeout");
     expect(performance.now() - started).toBeLessThan(2_000);
-    // The timed-out request fails on the connection just after its step gave up; the next step,
-    // still waiting for its own reply then, shows only its own two frames.
+    // The request is given up with its step, so the step shows how it ended, and the next step,
+    // waiting for its own reply, shows only its own two frames.
+    expect(silent.frames.map((f) => [f.direction, f.channel, f.text])).toEqual([
+      ["sent", subjects.silent, "x"],
+      ["received", subjects.silent, ""],
+    ]);
     const next = await run(step(request(subjects.late, "y")));
     expect(next.frames.map((f) => [f.direction, f.channel?.startsWith("_INBOX.") ? "inbox" : f.channel, f.text])).toEqual([
       ["sent", subjects.late, "y"],
       ["received", "inbox", "late but there"],
+    ]);
+  });
+  it("a stopped request is cancelled at once, its step showing how the request ended", async () => {
+    // The connection is opened first, so the stop lands while the request waits.
+    expect((await run(step(request(subjects.json, "open")))).outcome.kind).toBe("result");
+    const stop = new AbortController();
+    setTimeout(() => stop.abort(), 200);
+    const started = performance.now();
+    const stopped = await run(step(request(subjects.silent, "z")), stop.signal);
+    expect(stopped.outcome.kind).toBe("cancelled");
+    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(stopped.frames.map((f) => [f.direction, f.channel, f.text])).toEqual([
+      ["sent", subjects.silent, "z"],
+      ["received", subjects.silent, ""],
     ]);
   });
 });

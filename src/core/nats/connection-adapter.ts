@@ -61,6 +61,23 @@ export function classifyRequestError(err: unknown): NatsRequestError {
   return new NatsRequestError(kind, message);
 }
 
+function cancelled(signal: AbortSignal): NatsRequestError {
+  const reason: unknown = signal.reason;
+  return new NatsRequestError("cancelled", `the request was given up: ${reason instanceof Error ? reason.message : String(reason ?? "aborted")}`);
+}
+
+/**
+ * The request's answer, or a "cancelled" failure as soon as `signal` aborts. nats.js cannot take
+ * back a request, so a reply (or its own timeout) that comes after is dropped.
+ */
+function untilAborted<T>(asked: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(cancelled(signal));
+    signal.addEventListener("abort", onAbort, { once: true });
+    asked.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
+}
+
 export function describeConnectError(err: unknown, servers: string): NatsConnectError {
   const chain = errorChain(err);
   const detail = chain.map((e) => e.message).filter(Boolean).join(": ") || String(err);
@@ -156,14 +173,16 @@ export function adaptConnection(nc: NatsConnection, lib: NatsLibrary): NatsPort 
     },
     async request(subject, data, options) {
       const headers = toHdrs(options.headers);
+      const signal = options.signal;
+      if (signal?.aborted) throw cancelled(signal);
       try {
-        const m = await nc.request(subject, data, {
+        const asked = nc.request(subject, data, {
           timeout: options.timeoutMs,
           ...(headers ? { headers } : {}),
         });
-        return toMessage(m);
+        return toMessage(await (signal ? untilAborted(asked, signal) : asked));
       } catch (err) {
-        throw classifyRequestError(err);
+        throw err instanceof NatsRequestError ? err : classifyRequestError(err);
       }
     },
     publish(subject, data, options) {

@@ -62,9 +62,11 @@ export type NatsStatusEvent =
 export interface NatsRequestOptions {
   readonly headers?: NatsHeaders;
   readonly timeoutMs: number;
+  /** Gives up on the reply: the request fails at once ("cancelled"), and a reply that comes later is dropped. */
+  readonly signal?: AbortSignal;
 }
 
-export type NatsRequestFailureKind = "no-responders" | "timeout" | "permission" | "closed" | "other";
+export type NatsRequestFailureKind = "no-responders" | "timeout" | "permission" | "closed" | "cancelled" | "other";
 
 /** A request that got no reply message. Server status replies are failures too (503). */
 export class NatsRequestError extends Error {
