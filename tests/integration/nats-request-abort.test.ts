@@ -1,19 +1,23 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { NatsRequestError, type NatsPort } from "../../src/core/nats/index.ts";
+import { sequentialIds, systemClock } from "../../src/core/env/index.ts";
+import { loggedPort } from "../../src/core/nats/logged-port.ts";
 import { tcpConnector } from "../../src/core/nats/node/tcp-connector.ts";
+import { WireLog } from "../../src/core/wire/index.ts";
 
 const natsUrl = inject("natsUrl");
 const prefix = `abort.${crypto.randomUUID().slice(0, 8)}`;
 const enc = new TextEncoder();
+const dec = new TextDecoder();
 let responder: NatsPort;
 let client: NatsPort;
 const seen: string[] = [];
 
 beforeAll(async () => {
   responder = await tcpConnector().connect({ servers: natsUrl, name: "abort-responder" });
-  responder.subscribe(`${prefix}.silent`, (m) => seen.push(new TextDecoder().decode(m.data)));
+  responder.subscribe(`${prefix}.silent`, (m) => seen.push(dec.decode(m.data)));
   // Answers after 300 ms: later than the test gives up.
-  responder.subscribe(`${prefix}.slow`, (m) => m.reply && setTimeout(() => responder.publish(m.reply!, enc.encode("too late")), 300));
+  responder.subscribe(`${prefix}.slow`, (m) => m.reply && setTimeout(() => responder.publish(m.reply!, enc.encode(`late answer to ${dec.decode(m.data)}`)), 300));
   await responder.flush();
   client = await tcpConnector().connect({ servers: natsUrl, name: "abort-client" });
 });
@@ -50,12 +54,21 @@ describe("a NATS request with an abort signal", () => {
     expect(seen).not.toContain("never sent");
   });
 
-  it("drops a reply that comes after it gave up, and the connection answers the next request", async () => {
+  it("drops a reply that comes after it gave up: the wire log shows the give-up, never the late reply, and the next request gets its own", async () => {
+    const log = new WireLog(systemClock(performance, Date), 100);
+    const logged = loggedPort(client, log, systemClock(performance, Date), sequentialIds("abort"));
     const stop = new AbortController();
-    setTimeout(() => stop.abort(), 50);
-    expect((await failure(client.request(`${prefix}.slow`, enc.encode("a"), { timeoutMs: 5_000, signal: stop.signal }))).kind).toBe("cancelled");
+    setTimeout(() => stop.abort(new Error("the step was stopped")), 50);
+    expect((await failure(logged.request(`${prefix}.slow`, enc.encode("a"), { timeoutMs: 5_000, signal: stop.signal }))).kind).toBe("cancelled");
+    // Past the moment the responder answers "a".
     await new Promise((r) => setTimeout(r, 400));
-    const reply = await client.request(`${prefix}.slow`, enc.encode("b"), { timeoutMs: 5_000, signal: new AbortController().signal });
-    expect(new TextDecoder().decode(reply.data)).toBe("too late");
+    const reply = await logged.request(`${prefix}.slow`, enc.encode("b"), { timeoutMs: 5_000, signal: new AbortController().signal });
+    expect(dec.decode(reply.data)).toBe("late answer to b");
+    expect(log.entries().map((e) => [e.direction, dec.decode(e.bytes), e.note ?? ""])).toEqual([
+      ["out", "a", ""],
+      ["in", "", "the request was given up: the step was stopped"],
+      ["out", "b", ""],
+      ["in", "late answer to b", ""],
+    ]);
   });
 });
