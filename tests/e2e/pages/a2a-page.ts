@@ -1,4 +1,5 @@
 import { expect, type Locator, type Page } from "@playwright/test";
+import { onTab } from "./tab-url.ts";
 
 export type A2aView = "Agent Card" | "Compare cards" | "Compose" | "Conversations";
 
@@ -33,7 +34,7 @@ export class A2aPage {
   }
 
   async open(appUrl: string): Promise<void> {
-    await this.page.goto(appUrl);
+    await this.page.goto(onTab(appUrl, "a2a"));
     await this.page.getByRole("tab", { name: "A2A (HTTP)" }).click();
     await expect(this.fetchButton).toBeVisible();
   }

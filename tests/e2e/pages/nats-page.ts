@@ -1,5 +1,6 @@
 import { expect, type Locator, type Page } from "@playwright/test";
 import { EditorPage } from "./editor-page.ts";
+import { onTab } from "./tab-url.ts";
 
 /** The NATS workbench, reached through its tab; selectors by role and label only. */
 export class NatsPage {
@@ -34,7 +35,7 @@ export class NatsPage {
   }
 
   async open(url: string): Promise<void> {
-    await this.page.goto(url);
+    await this.page.goto(onTab(url, "nats"));
     await this.page.getByRole("tab", { name: "NATS" }).click();
     await expect(this.serverUrl).toBeVisible();
   }

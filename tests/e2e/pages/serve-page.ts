@@ -1,4 +1,5 @@
 import { expect, type Locator, type Page } from "@playwright/test";
+import { onTab } from "./tab-url.ts";
 
 /** The Serve workbench, reached through its tab; selectors by role, label and test id. */
 export class ServePage {
@@ -53,7 +54,7 @@ export class ServePage {
   }
 
   async open(url: string): Promise<void> {
-    await this.page.goto(url);
+    await this.page.goto(onTab(url, "serve"));
     await this.page.getByRole("tab", { name: "Serve" }).click();
     await expect(this.mcp).toBeVisible();
   }

@@ -1,4 +1,5 @@
 import { expect, type Locator, type Page } from "@playwright/test";
+import { onTab } from "./tab-url.ts";
 
 /** The Traffic workbench, reached through its tab; selectors by role, label and test id only. */
 export class TrafficPage {
@@ -37,7 +38,7 @@ export class TrafficPage {
   }
 
   async open(url: string): Promise<void> {
-    await this.page.goto(url);
+    await this.page.goto(onTab(url, "traffic"));
     await this.page.getByRole("tab", { name: "Traffic" }).click();
     await expect(this.counts).toBeVisible();
   }

@@ -1,5 +1,6 @@
 import { expect, type Locator, type Page } from "@playwright/test";
 import { EditorPage } from "./editor-page.ts";
+import { onTab } from "./tab-url.ts";
 
 /** The Validate workbench; selectors by role, label and test id only. */
 export class ValidatePage {
@@ -68,7 +69,7 @@ export class ValidatePage {
   }
 
   async open(url: string): Promise<void> {
-    await this.page.goto(url);
+    await this.page.goto(onTab(url, "validate"));
     await this.tab.click();
     await expect(this.dropZone).toBeVisible();
   }
