@@ -4,6 +4,7 @@
  * starts a moment earlier), so an abort that comes at the limit is a timeout, not a stop.
  */
 import type { ExecutorContext } from "../../src/core/harness/run-types.ts";
+import { untilAborted } from "../../src/core/events/index.ts";
 
 /** An abort this close to the limit is the limit's. */
 const AT_LIMIT_MS = 100;
@@ -50,24 +51,7 @@ export class StepStoppedError extends Error {
 
 /** The promise, or a StepStoppedError as soon as the signal aborts (the promise is left to settle alone). */
 export function unlessStopped<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) {
-    promise.catch(() => undefined);
-    return Promise.reject(new StepStoppedError("stopped"));
-  }
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(new StepStoppedError("stopped"));
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(value);
-      },
-      (err: unknown) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(err instanceof Error ? err : new Error(String(err)));
-      },
-    );
-  });
+  return untilAborted(promise, signal, () => new StepStoppedError("stopped"));
 }
 
 /** Waits at most `ms` for the promise; never rejects. */

@@ -1,4 +1,5 @@
 import type { MsgHdrs, Msg, NatsConnection, Status } from "@nats-io/nats-core";
+import { untilAborted } from "../events/index.ts";
 import { redactServers, splitServerCredentials } from "./server-credentials.ts";
 import {
   NatsConnectError,
@@ -64,18 +65,6 @@ export function classifyRequestError(err: unknown): NatsRequestError {
 function cancelled(signal: AbortSignal): NatsRequestError {
   const reason: unknown = signal.reason;
   return new NatsRequestError("cancelled", `the request was given up: ${reason instanceof Error ? reason.message : String(reason ?? "aborted")}`);
-}
-
-/**
- * The request's answer, or a "cancelled" failure as soon as `signal` aborts. nats.js cannot take
- * back a request, so a reply (or its own timeout) that comes after is dropped.
- */
-function untilAborted<T>(asked: Promise<T>, signal: AbortSignal): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(cancelled(signal));
-    signal.addEventListener("abort", onAbort, { once: true });
-    asked.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
-  });
 }
 
 export function describeConnectError(err: unknown, servers: string): NatsConnectError {
@@ -180,7 +169,8 @@ export function adaptConnection(nc: NatsConnection, lib: NatsLibrary): NatsPort 
           timeout: options.timeoutMs,
           ...(headers ? { headers } : {}),
         });
-        return toMessage(await (signal ? untilAborted(asked, signal) : asked));
+        // nats.js cannot take a request back: a reply (or its own timeout) after the abort is dropped.
+        return toMessage(await (signal ? untilAborted(asked, signal, () => cancelled(signal)) : asked));
       } catch (err) {
         throw err instanceof NatsRequestError ? err : classifyRequestError(err);
       }
