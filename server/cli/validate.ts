@@ -5,9 +5,9 @@ import { createValidationEngine } from "../../src/core/packs/index.ts";
 import {
   buildReport,
   isFailure,
+  ParsedAhead,
   splitInput,
   summarise,
-  validateItem,
   verdictLine,
   type BatchItem,
   type Override,
@@ -115,9 +115,10 @@ export async function runValidate(args: ValidateArgs, deps: ValidateDeps): Promi
     if (split.count === 0) deps.stderr(`${file}: no messages found\n`);
     const session = engine.session(args.allowMethods ? { extensionMethods: args.allowMethods } : undefined);
     const several = split.count > 1;
+    const ahead = new ParsedAhead(split.count, (i) => split.item(i));
     for (let i = 0; i < split.count; i++) {
-      const item = split.item(i);
-      const verdict = args.override && item.error === undefined ? session.validateText(item.text, args.override) : validateItem(session, item);
+      const item = ahead.item(i);
+      const verdict = ahead.validate(session, i, args.override);
       verdicts.push(verdict);
       if (args.json) {
         results.push({ item, verdict });

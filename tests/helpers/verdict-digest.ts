@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { mixedCapture } from "../../bench/capture.ts";
 import { createValidationEngine, PROTOCOL_FAMILIES } from "../../src/core/packs/index.ts";
 import { SchemaCompiler } from "../../src/core/schema/compiler.ts";
-import { splitInput, splitItems, validateItem } from "../../src/core/validation/index.ts";
+import { ParsedAhead, splitInput } from "../../src/core/validation/index.ts";
 import { allSeedSets } from "./mutation-seeds.ts";
 import { MutationGenerator } from "./mutations.ts";
 
@@ -10,7 +10,7 @@ import { MutationGenerator } from "./mutations.ts";
  * Every verdict of the validate benchmark's capture and of the mutation suite's seeds and
  * near-misses, serialised, for comparing two versions of the validator: a change meant to be only
  * faster must leave every line as it was. The capture goes through as the benchmark runs it (one
- * session, from the split text) and, in part, value by value; the seeds and near-misses each alone
+ * session, from the split text, parsed ahead) and, in part, value by value; the seeds and near-misses each alone
  * (as the mutation suite pastes them) and all through one session (so what sessions learn counts).
  */
 
@@ -40,7 +40,9 @@ export function verdictDigest(referenceDir: string | null): VerdictDigest {
 
   const capture = mixedCapture(100_000);
   const split = engine.session();
-  add("capture", splitItems(splitInput("capture.jsonl", capture.join("\n"))).map((item) => JSON.stringify(validateItem(split, item))));
+  const items = splitInput("capture.jsonl", capture.join("\n"));
+  const ahead = new ParsedAhead(items.count, (i) => items.item(i));
+  add("capture", Array.from({ length: items.count }, (_, i) => JSON.stringify(ahead.validate(split, i))));
   const byValue = engine.session();
   add("capture-values", capture.slice(0, 20_000).map((text) => JSON.stringify(byValue.validateValue(JSON.parse(text)))));
 

@@ -3,6 +3,7 @@ export { MAX_MESSAGE_CHARS, splitInput, splitItems } from "./batch-input.ts";
 export type { BatchItem, InputFormat, SplitInput } from "./batch-input.ts";
 export { RECOGNITION_FLOOR, SCORE_MARGIN, ValidationEngine, ValidationSession } from "./engine.ts";
 export { locateIssues } from "./locate-issues.ts";
+export { ParsedAhead } from "./parsed-ahead.ts";
 export { jsonRpcRules, jsonRpcShape } from "./json-rpc.ts";
 export type { JsonRpcShape } from "./json-rpc.ts";
 export {

@@ -4,8 +4,12 @@ import type { Family, Issue, Verdict, VerdictStatus, VersionBasis } from "./type
 
 /** Validates one batch item; an item that could not be read is unparseable, with the reason. */
 export function validateItem(session: ValidationSession, item: BatchItem): Verdict {
-  if (item.error === undefined) return session.validateText(item.text);
-  const issue: Issue = { pointer: "", message: item.error, severity: "error", source: "syntax" };
+  return item.error === undefined ? session.validateText(item.text) : unreadable(item);
+}
+
+/** The verdict on an item that could not be read (its `error` set): unparseable, for that reason. */
+export function unreadable(item: BatchItem): Verdict {
+  const issue: Issue = { pointer: "", message: item.error ?? "The message could not be read.", severity: "error", source: "syntax" };
   return { status: "unparseable", confidence: 0, evidence: [], issues: [issue], notes: [], candidates: [], overridden: false };
 }
 

@@ -1,4 +1,4 @@
-import { parseJsonText } from "../json/index.ts";
+import { parseJsonText, type ParseJsonResult } from "../json/index.ts";
 import { bestFirst, byScoreLeaningTo, catchAllBelow, DECISIVE_SCORE, EPSILON, merged, outranked, RECOGNITION_FLOOR, SCORE_MARGIN } from "./candidate-ranking.ts";
 import type { ValidationEngine } from "./engine.ts";
 import { ClassMemo } from "./class-memo.ts";
@@ -59,7 +59,11 @@ export class ValidationSession {
 
   /** Parses and validates one message's text; a syntax error is the verdict "unparseable". */
   validateText(text: string, override?: Override): Verdict {
-    const parsed = parseJsonText(text);
+    return this.validateParsed(text, parseJsonText(text), override);
+  }
+
+  /** As validateText, with the text already parsed by parseJsonText (a bulk run parses ahead: see ParsedAhead). */
+  validateParsed(text: string, parsed: ParseJsonResult, override?: Override): Verdict {
     if (!parsed.ok) {
       const issue: Issue = { pointer: "", message: `Not JSON: ${parsed.message}`, severity: "error", source: "syntax", line: parsed.line, column: parsed.column };
       return { ...empty("unparseable"), issues: [issue] };

@@ -1,6 +1,7 @@
 import { splitInput, type BatchItem } from "../../../core/validation/batch-input.ts";
 import type { ValidationEngine, ValidationSession } from "../../../core/validation/engine.ts";
 import { buildReport, firstIssue, itemPlace, summarise, validateItem, type ReportInput } from "../../../core/validation/report.ts";
+import { ParsedAhead } from "../../../core/validation/parsed-ahead.ts";
 import type { Override, Verdict } from "../../../core/validation/types.ts";
 import type { MessageDetail, PackInfo, Query, ReplyValues, RunInput, VerdictRow, WorkerEvent, WorkerRequest } from "./validation-protocol.ts";
 
@@ -190,6 +191,7 @@ export class ValidationRunner {
       const sessions = new Map<number, ValidationSession>();
       const total = batch.items.length;
       host.post({ type: "progress", run, done: 0, total, rows: [] });
+      const ahead = new ParsedAhead(total, (i) => batch.items[i]!);
       let done = 0;
       while (done < total && !this.#stopped(batch)) {
         const sliceStart = host.now();
@@ -198,7 +200,7 @@ export class ValidationRunner {
           const owner = owners[done]!;
           let session = sessions.get(owner);
           if (!session) sessions.set(owner, (session = engine.session()));
-          const verdict = validateItem(session, batch.items[done]!);
+          const verdict = ahead.validate(session, done);
           batch.verdicts.push(verdict);
           rows.push(verdictRow(done, batch.places[done]!, verdict));
           done++;
