@@ -182,10 +182,10 @@ stage("bundle budget", "node", ["scripts/budget.mjs"]);
 stage("A2A TCK (v0.3 JSON-RPC, served agent)", "node", ["scripts/a2a-tck.mjs"], tckCounts(join(REPORTS, "a2a-tck.json")));
 stage("MCP conformance (patchbay serve --http)", "node", ["scripts/mcp-conformance.mjs"], conformanceCounts(join(REPORTS, "mcp-conformance.json")));
 // Prints throughput and the ratio to the JSON.parse + ajv floor (goal 2x). It fails if the run
-// breaks, the floor and the pipeline disagree, or the ratio passes the regression ceiling (2.6x:
-// clean-clone runs measure 2.0 to 2.1x, and 2.2x with busy neighbours, their rounds up to 2.5x).
-// `--gate` would fail over the goal itself: not on until the goal is met with room for this noise.
-stage("benchmark: bulk validation", "node", ["bench/run.mjs", "validate", "--rounds", "5", "--ceiling", "2.6"]);
+// breaks, the floor and the pipeline disagree, or the ratio passes the regression ceiling (2.4x:
+// clean-clone runs measure about 1.95x, single rounds from 1.7 to 2.5x; 2.1x with busy neighbours).
+// `--gate` would fail over the goal itself: not on while the noise is as wide as the margin.
+stage("benchmark: bulk validation", "node", ["bench/run.mjs", "validate", "--rounds", "5", "--ceiling", "2.4"]);
 stage("benchmark: fisk-ai tool call", "node", ["bench/run.mjs", "fisk-tool-call"]);
 stage("benchmark: MCP relay overhead", "node", ["bench/run.mjs", "mcp-relay"]);
 stage("benchmark: MCP tool list render", "node", ["bench/run.mjs", "mcp-tool-list", "--build", "."]);
