@@ -10,8 +10,9 @@ import { MutationGenerator } from "./mutations.ts";
  * Every verdict of the validate benchmark's capture and of the mutation suite's seeds and
  * near-misses, serialised, for comparing two versions of the validator: a change meant to be only
  * faster must leave every line as it was. The capture goes through as the benchmark runs it (one
- * session, from the split text, parsed ahead) and, in part, value by value; the seeds and near-misses each alone
- * (as the mutation suite pastes them) and all through one session (so what sessions learn counts).
+ * session, from the split text, parsed ahead) and, in part, value by value; the seeds and
+ * near-misses each alone (as the mutation suite pastes them) and all through one session (so what
+ * sessions learn counts).
  */
 
 export interface DigestSection {
@@ -39,10 +40,10 @@ export function verdictDigest(referenceDir: string | null): VerdictDigest {
   const engine = createValidationEngine(compiler);
 
   const capture = mixedCapture(100_000);
-  const split = engine.session();
-  const items = splitInput("capture.jsonl", capture.join("\n"));
-  const ahead = new ParsedAhead(items.count, (i) => items.item(i));
-  add("capture", Array.from({ length: items.count }, (_, i) => JSON.stringify(ahead.validate(split, i))));
+  const captureSession = engine.session();
+  const split = splitInput("capture.jsonl", capture.join("\n"));
+  const ahead = new ParsedAhead(split.count, (i) => split.item(i));
+  add("capture", Array.from({ length: split.count }, (_, i) => JSON.stringify(ahead.validate(captureSession, i))));
   const byValue = engine.session();
   add("capture-values", capture.slice(0, 20_000).map((text) => JSON.stringify(byValue.validateValue(JSON.parse(text)))));
 

@@ -13,14 +13,15 @@ const BLOCK_CHARS = 1024 * 1024;
  * A bulk run's items, each message's text parsed a block ahead of its validation. Parsing a few
  * dozen messages in a row, then validating them, keeps each stage's code and tables (JSON.parse's
  * string-table lookups of member names above all) warm in the processor's caches: interleaved
- * with validation, JSON.parse ran about a quarter slower than in a loop of its own. The parse is the same parseJsonText a single message gets, so
- * verdicts do not change. Items are meant to be asked for in order; asking out of order parses
- * a new block from there.
+ * with validation, JSON.parse ran about a quarter slower than in a loop of its own. The parse is
+ * the same parseJsonText a single message gets, so verdicts do not change. Items are meant to be
+ * asked for in order; asking out of order parses a new block from there.
  */
 export class ParsedAhead {
   readonly #count: number;
   readonly #itemAt: (index: number) => BatchItem;
   readonly #items: BatchItem[] = [];
+  /** By slot, the parse of a readable item's text (an unreadable item's slot is not read). */
   readonly #parsed: (ParseJsonResult | undefined)[] = [];
   /** The index of the block's first item, and how many it holds. */
   #start = 0;
@@ -40,8 +41,7 @@ export class ParsedAhead {
   validate(session: ValidationSession, index: number, override?: Override): Verdict {
     const slot = this.#slot(index);
     const item = this.#items[slot]!;
-    const parsed = this.#parsed[slot];
-    return parsed === undefined ? unreadable(item) : session.validateParsed(item.text, parsed, override);
+    return item.error === undefined ? session.validateParsed(item.text, this.#parsed[slot]!, override) : unreadable(item);
   }
 
   #slot(index: number): number {
