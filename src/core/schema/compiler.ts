@@ -78,6 +78,8 @@ type Flavour = "fast" | "full" | "first";
 interface PackValidators {
   readonly fast: Ajv;
   readonly full: Ajv;
+  /** Whether the document needs no evaluation tracking, so its instances run without it (see evaluation-tracking.ts). */
+  readonly untracked: boolean;
   /** Made when first asked for: most packs never need it. */
   first: Ajv | undefined;
   /** Where the explained instances' errors lie in the document; made with the first error. */
@@ -104,16 +106,21 @@ export class SchemaCompiler {
   #validators(pack: SchemaPack): PackValidators {
     let entry = this.#packs.get(pack.id);
     if (!entry) {
+      // The explained instances' errors are the same untracked: an anyOf that passes drops its branches' errors either way.
+      const untracked = pack.draft === "2020-12" && !needsEvaluationTracking(pack.document);
       const fast = createAjv(pack.draft, false, pack.assertFormats);
       const full = createAjv(pack.draft, true, pack.assertFormats);
       try {
         fast.addSchema(inlineRefs(pack.document, definitionContainer(pack.draft)) as AnySchema);
-        if (pack.draft === "2020-12" && !needsEvaluationTracking(pack.document)) withoutEvaluationTracking(fast);
         full.addSchema(pack.document as AnySchema);
+        if (untracked) {
+          withoutEvaluationTracking(fast);
+          withoutEvaluationTracking(full);
+        }
       } catch (err) {
         throw new PackCompileError(pack.id, (err as Error).message);
       }
-      entry = { fast, full, first: undefined, locations: undefined, fns: { fast: new Map(), full: new Map(), first: new Map() }, classes: new Map() };
+      entry = { fast, full, untracked, first: undefined, locations: undefined, fns: { fast: new Map(), full: new Map(), first: new Map() }, classes: new Map() };
       this.#packs.set(pack.id, entry);
     }
     return entry;
@@ -124,6 +131,7 @@ export class SchemaCompiler {
     if (!entry.first) {
       entry.first = createAjv(pack.draft, false, pack.assertFormats, true, true);
       entry.first.addSchema(pack.document as AnySchema);
+      if (entry.untracked) withoutEvaluationTracking(entry.first);
     }
     return entry.first;
   }

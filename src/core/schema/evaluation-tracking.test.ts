@@ -50,3 +50,44 @@ describe("withoutEvaluationTracking", () => {
     expect(untracked.runs()).toBe(1);
   });
 });
+
+describe("an explained instance (every error, verbose) without tracking", () => {
+  const SCHEMA = {
+    $id: "https://patchbay.test/explained.json",
+    $defs: {
+      Part: { anyOf: [{ $ref: "#/$defs/Text" }, { $ref: "#/$defs/File" }] },
+      Text: { type: "object", required: ["kind", "text"], properties: { kind: { const: "text" }, text: { type: "string", minLength: 1 } } },
+      File: { type: "object", required: ["kind", "uri"], properties: { kind: { const: "file" }, uri: { type: "string", pattern: "^https://" } } },
+      Message: {
+        type: "object",
+        required: ["id", "parts"],
+        properties: { id: { type: "string" }, parts: { type: "array", items: { $ref: "#/$defs/Part" } }, role: { oneOf: [{ const: "user" }, { const: "agent" }] } },
+      },
+    },
+  };
+
+  function explained(tracked: boolean) {
+    const ajv = new Ajv2020({ strict: false, allErrors: true, verbose: true });
+    ajv.addSchema(SCHEMA);
+    if (!tracked) withoutEvaluationTracking(ajv);
+    return ajv.getSchema("https://patchbay.test/explained.json#/$defs/Message")!;
+  }
+
+  it("reports the same errors, in the same order, as with it", () => {
+    const tracked = explained(true);
+    const untracked = explained(false);
+    const values = [
+      { id: "1", parts: [{ kind: "text", text: "hi" }] },
+      { parts: [{ kind: "text", text: "" }, { kind: "file", uri: "ftp://x" }] },
+      { id: 2, parts: [{ kind: "txt", text: "hi" }, { kind: "file" }, 3], role: "robot" },
+      { id: "1", parts: [{ text: "hi", uri: "https://x" }], role: "user" },
+      { id: "1", parts: "none" },
+      [],
+    ];
+    for (const value of values) {
+      const label = JSON.stringify(value);
+      expect(untracked(value), label).toBe(tracked(value));
+      expect(untracked.errors ?? null, label).toEqual(tracked.errors ?? null);
+    }
+  });
+});
