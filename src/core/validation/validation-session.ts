@@ -97,23 +97,20 @@ export class ValidationSession {
     memo.next();
     const top = candidates[0]!;
     let chosen: Candidate | undefined;
-    let alternative: Candidate | undefined;
+    /** The valid candidate the search stopped at when it lies beyond the margin, and where the search stopped. */
+    let beyond: Candidate | undefined;
+    let stop = candidates.length;
     const decisive = top.score >= DECISIVE_SCORE - EPSILON;
-    for (const candidate of candidates) {
-      if (decisive && outranked(top, candidate)) {
-        if (!alternative && memo.isValid(candidate.pack, candidate.kind, value)) alternative = candidate;
-        continue;
-      }
-      if (catchAllBelow(top, candidate)) {
-        if (!alternative && memo.isValid(candidate.pack, candidate.kind, value)) alternative = candidate;
-        continue;
-      }
-      if (!memo.isValid(candidate.pack, candidate.kind, value)) continue;
+    for (let i = 0; i < candidates.length; i++) {
+      const candidate = candidates[i]!;
+      if (passedOver(top, candidate, decisive) || !memo.isValid(candidate.pack, candidate.kind, value)) continue;
       // The epsilon keeps a candidate exactly SCORE_MARGIN below the top inside, despite rounding.
       if (top.score - candidate.score <= SCORE_MARGIN + EPSILON) chosen = candidate;
-      else alternative ??= candidate;
+      else beyond = candidate;
+      stop = i;
       break;
     }
+    const alternative = chosen ? undefined : this.#alternative(value, candidates, stop, beyond, decisive);
     const nearest = chosen ? undefined : this.#nearest(value, candidates, decisive);
     const pick = chosen ?? nearest!.candidate;
     const sessionFor = this.#sessionOf(pick.pack.family);
@@ -132,7 +129,7 @@ export class ValidationSession {
     this.#lastFamily = pick.pack.family;
     let notes: readonly string[] = sessionFor.notes?.(value, pick) ?? NO_NOTES;
     // A catch-all that would take the message says nothing the issues do not.
-    if (alternative && !chosen && alternative.kind.generic !== true) notes = [...notes, `It would be valid as ${alternative.kind.label} (${alternative.pack.label}).`];
+    if (alternative) notes = [...notes, `It would be valid as ${alternative.kind.label} (${alternative.pack.label}).`];
     // A catch-all that only a weak sign points at is no recognition, even when its shape passes.
     const weakCatchAll = pick.kind.generic === true && pick.score < RECOGNITION_FLOOR && !failed;
     const unrecognised = !override && ((!chosen && top.score < RECOGNITION_FLOOR) || weakCatchAll);
@@ -160,6 +157,28 @@ export class ValidationSession {
       candidates: outcomes,
       overridden: override !== undefined,
     };
+  }
+
+  /**
+   * A failed message's note names the first candidate the search passed over (another family's
+   * guess below a decisive match, or a catch-all) that the value passes, else the valid one beyond
+   * the margin, unless that candidate is a catch-all. So the candidates are checked in order only
+   * up to the last one that is no catch-all: a valid catch-all before it hides it, one after it
+   * says nothing. Undefined when no note is due.
+   */
+  #alternative(value: unknown, candidates: readonly Candidate[], stop: number, beyond: Candidate | undefined, decisive: boolean): Candidate | undefined {
+    const top = candidates[0]!;
+    let last = beyond !== undefined && beyond.kind.generic !== true ? stop : -1;
+    for (let i = stop - 1; last < 0 && i >= 0; i--) {
+      const c = candidates[i]!;
+      if (c.kind.generic !== true && passedOver(top, c, decisive)) last = i;
+    }
+    if (last < 0) return undefined;
+    for (let i = 0; i < stop && i <= last; i++) {
+      const c = candidates[i]!;
+      if (passedOver(top, c, decisive) && this.#memo.isValid(c.pack, c.kind, value)) return c.kind.generic === true ? undefined : c;
+    }
+    return last === stop ? beyond : undefined;
   }
 
   /**
@@ -268,6 +287,11 @@ export class ValidationSession {
     }
     return outcomes;
   }
+}
+
+/** A candidate the search for the pick passes over: another family's guess below a decisive match, or a catch-all below a specific kind. */
+function passedOver(top: Candidate, candidate: Candidate, decisive: boolean): boolean {
+  return (decisive && outranked(top, candidate)) || catchAllBelow(top, candidate);
 }
 
 function empty(status: Verdict["status"]): Verdict {
