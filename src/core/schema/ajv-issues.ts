@@ -38,8 +38,8 @@ function listOf(values: readonly unknown[]): string {
 }
 
 function lastToken(pointer: string): string {
-  const at = pointer.lastIndexOf("/");
-  return pointer.slice(at + 1).replaceAll("~1", "/").replaceAll("~0", "~");
+  const token = pointer.slice(pointer.lastIndexOf("/") + 1);
+  return token.includes("~") ? token.replaceAll("~1", "/").replaceAll("~0", "~") : token;
 }
 
 function subject(pointer: string): string {
@@ -61,7 +61,8 @@ function within(pointer: string, parent: string): boolean {
 function describe(error: ErrorObject, base: string): { pointer: string; message: string } {
   const at = base + error.instancePath;
   const params = error.params as Record<string, unknown>;
-  const what = subject(at);
+  // Worked out only for the sentences that name it: "required" and unexpected members, the usual faults, do not.
+  const what = (): string => subject(at);
   switch (error.keyword) {
     case "required":
       return { pointer: at, message: `Missing required property "${String(params.missingProperty)}".` };
@@ -72,25 +73,25 @@ function describe(error: ErrorObject, base: string): { pointer: string; message:
     }
     case "type": {
       const expected = String(params.type).split(",").map(article).join(" or ");
-      return { pointer: at, message: `${what} must be ${expected}, not ${typeName(error.data)}.` };
+      return { pointer: at, message: `${what()} must be ${expected}, not ${typeName(error.data)}.` };
     }
     case "const":
-      return { pointer: at, message: `${what} must be ${quote(params.allowedValue)}, not ${quote(error.data)}.` };
+      return { pointer: at, message: `${what()} must be ${quote(params.allowedValue)}, not ${quote(error.data)}.` };
     case "enum":
-      return { pointer: at, message: `${what} is ${quote(error.data)}; allowed: ${listOf(params.allowedValues as unknown[])}.` };
+      return { pointer: at, message: `${what()} is ${quote(error.data)}; allowed: ${listOf(params.allowedValues as unknown[])}.` };
     case "pattern":
-      return { pointer: at, message: `${what} is ${quote(error.data)}, which does not match the pattern ${String(params.pattern)}.` };
+      return { pointer: at, message: `${what()} is ${quote(error.data)}, which does not match the pattern ${String(params.pattern)}.` };
     case "format":
-      return { pointer: at, message: `${what} is not a valid ${String(params.format)}.` };
+      return { pointer: at, message: `${what()} is not a valid ${String(params.format)}.` };
     case "false schema":
-      return { pointer: at, message: `${what} is not allowed here.` };
+      return { pointer: at, message: `${what()} is not allowed here.` };
     case "oneOf":
-      if (Array.isArray(params.passingSchemas)) return { pointer: at, message: `${what} matches more than one of the allowed shapes, and must match exactly one.` };
-      return { pointer: at, message: `${what} matches none of the allowed shapes.` };
+      if (Array.isArray(params.passingSchemas)) return { pointer: at, message: `${what()} matches more than one of the allowed shapes, and must match exactly one.` };
+      return { pointer: at, message: `${what()} matches none of the allowed shapes.` };
     case "anyOf":
-      return { pointer: at, message: `${what} matches none of the allowed shapes.` };
+      return { pointer: at, message: `${what()} matches none of the allowed shapes.` };
     default:
-      return { pointer: at, message: `${what} ${error.message ?? "is invalid"}.` };
+      return { pointer: at, message: `${what()} ${error.message ?? "is invalid"}.` };
   }
 }
 
@@ -173,7 +174,12 @@ function resolveUnion(union: ErrorObject, members: ErrorObject[], root: unknown)
   return best ? best.errors : [union];
 }
 
-const depthOf = (pointer: string): number => (pointer === "" ? 0 : pointer.split("/").length - 1);
+/** A pointer's depth: its count of "/" (a token's own slashes are escaped). */
+function depthOf(pointer: string): number {
+  let depth = 0;
+  for (let at = pointer.indexOf("/"); at >= 0; at = pointer.indexOf("/", at + 1)) depth++;
+  return depth;
+}
 
 /** How far into the value an error got: its path's depth, one more for a keyword that names a member below it. */
 function reach(error: ErrorObject): number {
@@ -192,7 +198,9 @@ function bestBranch(branches: readonly Branch[], unionAt: string): Branch | unde
   let bestKey: readonly [number, number] = [-1, 0];
   let tied = false;
   for (const branch of branches) {
-    const key = [Math.min(...branch.errors.map(reach)) - base, -branch.errors.length] as const;
+    let shallowest = Infinity;
+    for (const error of branch.errors) shallowest = Math.min(shallowest, reach(error));
+    const key = [shallowest - base, -branch.errors.length] as const;
     const order = key[0] - bestKey[0] || key[1] - bestKey[1];
     if (order > 0) {
       best = branch;
