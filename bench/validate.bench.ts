@@ -4,7 +4,7 @@
  * protocol rules) over a 100,000-message mixed capture, against the floor of JSON.parse plus one
  * raw pre-compiled ajv call per message on its already known definition, measured in the same
  * process, alternating rounds. Goal: within 2x of the floor.
- * `--gate` fails over the goal (npm test gates on the best of three runs: scripts/validate-gate.mjs);
+ * `--gate` fails over the goal (npm test gates on the best of five runs: scripts/validate-gate.mjs);
  * `--ceiling R` fails over R. `--without-broken` measures the capture less its broken messages, to
  * show what explaining a failure costs; the goal is not judged on it.
  */

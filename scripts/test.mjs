@@ -181,7 +181,7 @@ if (results.at(-1)?.ok) recordBuild();
 stage("bundle budget", "node", ["scripts/budget.mjs"]);
 stage("A2A TCK (v0.3 JSON-RPC, served agent)", "node", ["scripts/a2a-tck.mjs"], tckCounts(join(REPORTS, "a2a-tck.json")));
 stage("MCP conformance (patchbay serve --http)", "node", ["scripts/mcp-conformance.mjs"], conformanceCounts(join(REPORTS, "mcp-conformance.json")));
-// Three runs of the bulk-validation benchmark, each its own process, with throughput and the ratio
+// Five runs of the bulk-validation benchmark, each its own process, with throughput and the ratio
 // to the JSON.parse + ajv floor: it fails when even the best run is over the 2x goal, or when any
 // run breaks or its floor and pipeline disagree (see the script for why the best run).
 stage("benchmark: bulk validation (gate: within 2x)", "node", ["scripts/validate-gate.mjs"]);

@@ -37,7 +37,7 @@ describe("the bulk-validation gate", () => {
   });
 
   it("takes --runs and --goal, and refuses anything else", () => {
-    expect(gateOptions([])).toEqual({ runs: 3, goal: undefined });
+    expect(gateOptions([])).toEqual({ runs: 5, goal: undefined });
     expect(gateOptions(["--runs", "5", "--goal", "1.5"])).toEqual({ runs: 5, goal: 1.5 });
     for (const bad of [["--runs", "0"], ["--runs", "2.5"], ["--goal", "-1"], ["--goal", "fast"], ["--goal"], ["--rounds", "5"]]) {
       expect(gateOptions(bad), bad.join(" ")).toMatch(/^usage: node scripts\/validate-gate\.mjs/);
