@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { SchemaCompiler, type KindCheck } from "../schema/compiler.ts";
-import { ValidationEngine } from "./engine.ts";
-import { candidate, D2020_PACK, D7_PACK, fakeFamily, kindOf, type FakeFamily } from "./test-packs.ts";
+import { type ValidationEngine } from "./engine.ts";
+import { candidate, D2020_PACK, D7_PACK, kindOf, type FakeFamily, twoFamilyEngine } from "./test-packs.ts";
 import type { Candidate, MessageKind, SchemaPack } from "./types.ts";
 
 const PING = { jsonrpc: "2.0", id: 1, method: "ping" };
@@ -30,10 +30,8 @@ let compiler: CountingCompiler;
 let engine: ValidationEngine;
 
 beforeEach(() => {
-  mcp = fakeFamily("mcp", [D7_PACK]);
-  a2a = fakeFamily("a2a", [D2020_PACK]);
   compiler = new CountingCompiler();
-  engine = new ValidationEngine([mcp, a2a], compiler);
+  ({ mcp, a2a, engine } = twoFamilyEngine(compiler));
 });
 
 // The top guess (A2A's request wants method "echo") fails; what the value passes below it may earn a note.

@@ -1,8 +1,8 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { SchemaCompiler } from "../schema/compiler.ts";
-import { ValidationEngine } from "./engine.ts";
+import { type ValidationEngine } from "./engine.ts";
 import { locateIssues } from "./locate-issues.ts";
-import { candidate, D2020_PACK, D7_PACK, fakeFamily, ruleIssue, type FakeFamily } from "./test-packs.ts";
+import { candidate, D2020_PACK, D7_PACK, ruleIssue, type FakeFamily, twoFamilyEngine } from "./test-packs.ts";
 import type { Issue } from "./types.ts";
 
 const compiler = new SchemaCompiler();
@@ -11,9 +11,7 @@ let a2a: FakeFamily;
 let engine: ValidationEngine;
 
 beforeEach(() => {
-  mcp = fakeFamily("mcp", [D7_PACK]);
-  a2a = fakeFamily("a2a", [D2020_PACK]);
-  engine = new ValidationEngine([mcp, a2a], compiler);
+  ({ mcp, a2a, engine } = twoFamilyEngine(compiler));
 });
 
 function at(issue: Issue | undefined): [number | undefined, number | undefined] {

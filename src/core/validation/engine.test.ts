@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { PackCompileError, SchemaCompiler } from "../schema/compiler.ts";
-import { RECOGNITION_FLOOR, SCORE_MARGIN, ValidationEngine } from "./engine.ts";
-import { candidate, D2020_PACK, D7_PACK, D7_SCHEMA, fakeFamily, ruleIssue, type FakeFamily } from "./test-packs.ts";
+import { RECOGNITION_FLOOR, SCORE_MARGIN, type ValidationEngine } from "./engine.ts";
+import { candidate, D2020_PACK, D7_PACK, D7_SCHEMA, ruleIssue, type FakeFamily, twoFamilyEngine } from "./test-packs.ts";
 import type { Candidate, SchemaPack } from "./types.ts";
 
 const compiler = new SchemaCompiler();
@@ -18,9 +18,7 @@ function offer(family: FakeFamily, ...candidates: Candidate[]): void {
 }
 
 beforeEach(() => {
-  mcp = fakeFamily("mcp", [D7_PACK]);
-  a2a = fakeFamily("a2a", [D2020_PACK]);
-  engine = new ValidationEngine([mcp, a2a], compiler);
+  ({ mcp, a2a, engine } = twoFamilyEngine(compiler));
 });
 
 describe("ValidationEngine", () => {

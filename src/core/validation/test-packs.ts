@@ -17,7 +17,9 @@ import type {
   SchemaDraft,
   SchemaPack,
 } from "./types.ts";
+import type { SchemaCompiler } from "../schema/compiler.ts";
 import { definitionContainer } from "../schema/schema-document.ts";
+import { ValidationEngine } from "./engine.ts";
 
 export const D7_SCHEMA = "http://json-schema.org/draft-07/schema#";
 export const D2020_SCHEMA = "https://json-schema.org/draft/2020-12/schema";
@@ -196,4 +198,11 @@ export function fakeFamily(family: Family, packs: readonly SchemaPack[], behavio
 /** A rule issue as a family's check() would give it. */
 export function ruleIssue(pointer: string, rule: string, severity: Issue["severity"] = "error"): Issue {
   return { pointer, message: `rule ${rule} broken`, severity, source: "rule", rule };
+}
+
+/** The engine most engine tests use: a fake MCP over the draft-07 pack and a fake A2A over the 2020-12 pack. */
+export function twoFamilyEngine(compiler: SchemaCompiler): { mcp: FakeFamily; a2a: FakeFamily; engine: ValidationEngine } {
+  const mcp = fakeFamily("mcp", [D7_PACK]);
+  const a2a = fakeFamily("a2a", [D2020_PACK]);
+  return { mcp, a2a, engine: new ValidationEngine([mcp, a2a], compiler) };
 }

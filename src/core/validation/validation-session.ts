@@ -97,8 +97,9 @@ export class ValidationSession {
     memo.next();
     const top = candidates[0]!;
     let chosen: Candidate | undefined;
-    /** The valid candidate the search stopped at when it lies beyond the margin, and where the search stopped. */
+    /** The valid candidate the search stopped at, when it lies beyond the margin. */
     let beyond: Candidate | undefined;
+    /** Where the search stopped: the candidates before it are the ones it passed over or found invalid. */
     let stop = candidates.length;
     const decisive = top.score >= DECISIVE_SCORE - EPSILON;
     for (let i = 0; i < candidates.length; i++) {
